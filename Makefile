@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ntboot: every entry point lives here.
+#   make            build/BOOTX64.EFI (the UEFI image)
+#   make usb        build/ntboot.img (GPT disk with a FAT32 ESP, for dd)
+#   make run        boot the image in QEMU+OVMF (KVM when it works)
+#   make check      host tests (ASan/UBSan) + QEMU boot tests
+#   make check-host host tests only
+#   make bench-host build/host/ntbench (the hosted benchmark runner)
+#   make sign KEY=... CERT=...   Secure Boot signed image
+#   make format     clang-format every source file
+#   make clean
+
+VERSION := 0.1
+GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY := $(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+BUILD_VERSION := $(VERSION)+g$(GIT_REV)$(GIT_DIRTY)
+
+B := build
+CC := gcc
+NASM := nasm
+OBJCOPY := objcopy
+EFI_INC := /usr/include/efi
+EFI_LIB := /usr/lib
+PYTHON := python3
+
+# Sources: each directory is globbed, so a new file needs no Makefile edit.
+PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c tests/*.c)
+IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS)
+IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
+HOST_SRCS := $(PORTABLE_SRCS) $(wildcard tools/host/*.c)
+
+IMAGE_OBJS := $(IMAGE_SRCS:%.c=$(B)/image/%.o) $(IMAGE_ASMS:%.asm=$(B)/image/%.asm.o)
+HOST_TEST_OBJS := $(HOST_SRCS:%.c=$(B)/host-test/%.o)
+HOST_BENCH_OBJS := $(HOST_SRCS:%.c=$(B)/host-bench/%.o)
+
+WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Wvla -Wshadow=local -Werror=implicit-function-declaration
+COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -fno-strict-aliasing \
+	-DNTB_VERSION='"$(BUILD_VERSION)"'
+
+# The image: freestanding, PIC (gnu-efi relocates itself), no red zone (we
+# take exceptions on the running stack), no SSE/AVX in general code; the
+# copy variants that want SIMD enable it per function with target().
+IMAGE_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar \
+	-mno-red-zone -fno-stack-protector -fno-stack-check \
+	-DGNU_EFI_USE_MS_ABI -mno-avx -mgeneral-regs-only \
+	-maccumulate-outgoing-args -fno-omit-frame-pointer \
+	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -I$(EFI_INC)/protocol
+IMAGE_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
+	-z noexecstack --no-undefined
+LIBGCC := $(shell $(CC) -print-libgcc-file-name)
+
+HOST_CFLAGS := $(COMMON_CFLAGS) -DNTB_HOSTED -mgeneral-regs-only -pthread
+HOST_TEST_CFLAGS := $(HOST_CFLAGS) -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
+
+.PHONY: all image usb run check check-host bench-host sign format clean deps \
+	check-format
+all: image
+image: $(B)/BOOTX64.EFI
+
+$(B)/image/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/image/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf64 -g -o $@ $<
+
+$(B)/ntboot.so: $(IMAGE_OBJS) linker.ld
+	ld $(IMAGE_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(IMAGE_OBJS) \
+		-L$(EFI_LIB) -lefi -lgnuefi $(LIBGCC) -o $@
+
+$(B)/BOOTX64.EFI: $(B)/ntboot.so
+	$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
+		-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc \
+		--target efi-app-x86_64 --subsystem=10 --strip-all $< $@
+	@echo "built $@ ($(BUILD_VERSION))"
+
+$(B)/host-test/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/host-bench/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_BENCH_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/host/ntboot-test: $(HOST_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_TEST_CFLAGS) $^ -o $@
+
+$(B)/host/ntbench: $(HOST_BENCH_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_BENCH_CFLAGS) $^ -o $@
+
+bench-host: $(B)/host/ntbench
+
+usb: $(B)/ntboot.img
+$(B)/ntboot.img: $(B)/BOOTX64.EFI tools/mkusb tools/ntboot.cfg.example
+	tools/mkusb $(B)/BOOTX64.EFI tools/ntboot.cfg.example $@
+
+# Install what the build and the checks need (Debian/Ubuntu, as root).
+deps:
+	@tools/deps
+
+run: deps image
+	tools/run-qemu $(RUN_ARGS)
+
+check-host: $(B)/host/ntboot-test
+	tools/check-host $(B)/host/ntboot-test
+
+check: deps
+	tools/check
+
+sign: $(B)/BOOTX64.EFI
+	tools/sign $(B)/BOOTX64.EFI $(KEY) $(CERT)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+check-format:
+	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

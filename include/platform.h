@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The platform interface: the only services that lib/, arch/x86/lib, mm/
+ * and tests/ may use. kernel/ implements it on bare metal after
+ * ExitBootServices; tools/host implements it on Linux in user space.
+ */
+#ifndef NTBOOT_PLATFORM_H
+#define NTBOOT_PLATFORM_H
+
+#include "include/types.h"
+
+/* Write raw bytes to every console (serial, debug port, stdout). */
+void plat_console_write(const char *s, size_t len);
+
+/* Calibrated TSC frequency in kHz; 0 if unknown. */
+u64 plat_tsc_khz(void);
+
+/* Memory for test and benchmark buffers; NULL when there is not enough. */
+void *plat_alloc_aligned(size_t size, size_t align);
+void plat_free(void *p, size_t size);
+/* Largest single allocation that is likely to succeed, in bytes. */
+u64 plat_mem_available(void);
+
+/* Number of CPUs usable by run-on-CPU. */
+unsigned int plat_cpu_count(void);
+
+/* "image" or "host": where this code runs. */
+const char *plat_name(void);
+
+/*
+ * Fault catching for tests that provoke CPU exceptions on purpose.
+ * Returns false when the platform cannot catch faults (hosted builds).
+ */
+bool plat_can_catch_faults(void);
+
+#endif

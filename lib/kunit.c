@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The suite runner: walks the "ntb_suites" section and prints KTAP version 1
+ * (Documentation/dev-tools/ktap.rst). Every result line is written the
+ * moment the case ends, so a log cut short by a crash still holds all that
+ * ran before it.
+ */
+#include "lib/kunit.h"
+#include "lib/glob.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+#include "include/platform.h"
+#include "lib/timing.h"
+
+extern const struct kunit_suite *const __start_ntb_suites[];
+extern const struct kunit_suite *const __stop_ntb_suites[];
+
+static struct kunit *current_test;
+
+#define KUNIT_MAX_ALLOCS 32
+static struct {
+	void *ptr;
+	size_t size;
+} case_allocs[KUNIT_MAX_ALLOCS];
+static unsigned int nr_case_allocs;
+
+#define for_each_suite(s)                                                    \
+	for (const struct kunit_suite *const *__p = __start_ntb_suites;     \
+	     __p < __stop_ntb_suites && ((s) = *__p, 1); __p++)
+
+struct kunit *kunit_current(void)
+{
+	return current_test;
+}
+
+bool kunit_suite_selected(const struct kunit_suite *suite, const char *filter)
+{
+	return glob_list_match(filter, suite->name);
+}
+
+unsigned int kunit_count_selected(const char *filter)
+{
+	const struct kunit_suite *s;
+	unsigned int n = 0;
+
+	for_each_suite(s)
+		if (kunit_suite_selected(s, filter))
+			n++;
+	return n;
+}
+
+void kunit_list_suites(void)
+{
+	const struct kunit_suite *s;
+
+	for_each_suite(s)
+		kprintf("# suite %s cases=%zu%s\n", s->name, s->num_cases,
+			(s->flags & KUNIT_SUITE_IMAGE_ONLY) ? " image_only" : "");
+}
+
+bool kunit_filter_matches_any(const char *filter, const char **bad_word)
+{
+	const char *p = filter;
+
+	if (!filter || !*filter)
+		return true;
+	/* Every word of the list must select something: typos are errors. */
+	while (*p) {
+		const char *end = p;
+		const struct kunit_suite *s;
+		bool any = false;
+
+		while (*end && *end != ',')
+			end++;
+		if (end - p == 3 && !strncmp(p, "all", 3))
+			any = true;
+		for_each_suite(s)
+			if (glob_match_n(p, end - p, s->name))
+				any = true;
+		if (!any) {
+			if (bad_word)
+				*bad_word = p;
+			return false;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+void *kunit_kzalloc(struct kunit *test, size_t size)
+{
+	void *p;
+
+	if (nr_case_allocs >= KUNIT_MAX_ALLOCS) {
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "too many kunit_kzalloc() in one case");
+		return NULL;
+	}
+	p = plat_alloc_aligned(size, 64);
+	if (!p)
+		return NULL;
+	memset(p, 0, size);
+	case_allocs[nr_case_allocs].ptr = p;
+	case_allocs[nr_case_allocs].size = size;
+	nr_case_allocs++;
+	return p;
+}
+
+static void kunit_release_allocs(void)
+{
+	while (nr_case_allocs) {
+		nr_case_allocs--;
+		plat_free(case_allocs[nr_case_allocs].ptr,
+			  case_allocs[nr_case_allocs].size);
+	}
+}
+
+void kunit_fail_at(struct kunit *test, const char *file, int line,
+		   const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	test->status = KUNIT_FAILURE;
+	kprintf("    # %s: EXPECTATION FAILED at %s:%d\n    # %s\n", test->name,
+		file, line, msg);
+}
+
+void kunit_abort(struct kunit *test)
+{
+	ntb_longjmp(test->abort_jmp, 1);
+}
+
+void kunit_info(struct kunit *test, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kprintf("    # %s: %s\n", test->name, msg);
+}
+
+void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ntb_vsnprintf(test->status_comment, sizeof(test->status_comment), fmt,
+		      ap);
+	va_end(ap);
+	if (test->status != KUNIT_FAILURE)
+		test->status = KUNIT_SKIPPED;
+}
+
+bool kunit_streq_check(struct kunit *test, const char *file, int line,
+		       const char *ls, const char *rs, const char *l,
+		       const char *r)
+{
+	if (l && r && !strcmp(l, r))
+		return true;
+	kunit_fail_at(test, file, line, "Expected %s == %s, but \"%s\" != \"%s\"",
+		      ls, rs, l ? l : "(null)", r ? r : "(null)");
+	return false;
+}
+
+bool kunit_memeq_check(struct kunit *test, const char *file, int line,
+		       const char *ls, const char *rs, const void *l,
+		       const void *r, size_t len)
+{
+	const u8 *a = l, *b = r;
+
+	for (size_t i = 0; i < len; i++) {
+		if (a[i] != b[i]) {
+			kunit_fail_at(test, file, line,
+				      "Expected %s == %s over %zu bytes, first "
+				      "difference at offset %zu: 0x%02x != 0x%02x",
+				      ls, rs, len, i, a[i], b[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+void kunit_fault(int vector, const char *name)
+{
+	struct kunit *test = current_test;
+
+	if (!test)
+		return;
+	if (test->fault_expected >= 0) {
+		test->fault_caught = vector;
+		test->fault_expected = -1;
+		ntb_longjmp(test->fault_jmp, 1);
+	}
+	test->status = KUNIT_FAILURE;
+	kprintf("    # %s: unexpected CPU exception %s (vector %d); case aborted\n",
+		test->name, name, vector);
+	ntb_longjmp(test->abort_jmp, 1);
+}
+
+static const char *status_word(enum kunit_status s)
+{
+	return s == KUNIT_FAILURE ? "not ok" : "ok";
+}
+
+static void print_result(int indent, unsigned int index, const char *name,
+			 enum kunit_status status, const char *comment)
+{
+	kprintf("%*s%s %u %s", indent, "", status_word(status), index, name);
+	if (status == KUNIT_SKIPPED)
+		kprintf(" # SKIP %s", comment && *comment ? comment : "");
+	kprintf("\n");
+}
+
+/*
+ * The jump target lives in its own frame so that nothing of the caller's
+ * is clobbered by the longjmp of a failed assertion or a fault.
+ */
+static __noinline void run_case(const struct kunit_case *c, struct kunit *test)
+{
+	current_test = test;
+	if (!ntb_setjmp(test->abort_jmp))
+		c->run_case(test);
+	current_test = NULL;
+}
+
+static enum kunit_status run_suite(const struct kunit_suite *suite,
+				   unsigned int index, struct kunit_totals *t)
+{
+	unsigned int pass = 0, fail = 0, skip = 0;
+	char reason[128] = "";
+	bool skip_all = false;
+
+	kprintf("  KTAP version 1\n  # Subtest: %s\n", suite->name);
+	kprintf("  1..%zu\n", suite->num_cases);
+
+	if ((suite->flags & KUNIT_SUITE_IMAGE_ONLY) &&
+	    !strcmp(plat_name(), "host")) {
+		skip_all = true;
+		ntb_snprintf(reason, sizeof(reason), "needs the bare-metal image");
+	} else if ((suite->flags & KUNIT_SUITE_HOST_ONLY) &&
+		   strcmp(plat_name(), "host")) {
+		skip_all = true;
+		ntb_snprintf(reason, sizeof(reason), "host only");
+	} else if (suite->suite_init &&
+		   suite->suite_init((struct kunit_suite *)suite, reason,
+				     sizeof(reason))) {
+		skip_all = true;
+	}
+
+	for (size_t i = 0; i < suite->num_cases; i++) {
+		const struct kunit_case *c = &suite->test_cases[i];
+		struct kunit test = { .name = c->name,
+				      .status = KUNIT_SUCCESS,
+				      .fault_expected = -1,
+				      .fault_caught = -1 };
+		u64 t0, t1;
+
+		if (skip_all) {
+			print_result(2, i + 1, c->name, KUNIT_SKIPPED, reason);
+			skip++;
+			continue;
+		}
+		t0 = rdtsc_ordered();
+		run_case(c, &test);
+		t1 = rdtsc_ordered();
+		kunit_release_allocs();
+		kprintf("    # %s: duration_us=%llu\n", c->name,
+			(unsigned long long)cycles_to_ns(t1 - t0) / 1000);
+		print_result(2, i + 1, c->name, test.status,
+			     test.status_comment);
+		if (test.status == KUNIT_FAILURE)
+			fail++;
+		else if (test.status == KUNIT_SKIPPED)
+			skip++;
+		else
+			pass++;
+	}
+	if (suite->suite_exit && !skip_all)
+		suite->suite_exit((struct kunit_suite *)suite);
+
+	kprintf("  # %s: pass:%u fail:%u skip:%u total:%zu\n", suite->name, pass,
+		fail, skip, suite->num_cases);
+	t->passed += pass;
+	t->failed += fail;
+	t->skipped += skip;
+	if (fail)
+		return KUNIT_FAILURE;
+	if (skip == suite->num_cases)
+		return KUNIT_SKIPPED;
+	return KUNIT_SUCCESS;
+}
+
+unsigned int kunit_run_selected(const char *filter, unsigned int first_index,
+				struct kunit_totals *totals)
+{
+	const struct kunit_suite *s;
+	unsigned int index = first_index;
+
+	for_each_suite(s) {
+		enum kunit_status st;
+
+		if (!kunit_suite_selected(s, filter))
+			continue;
+		st = run_suite(s, index, totals);
+		print_result(0, index, s->name, st,
+			     st == KUNIT_SKIPPED ? "all cases skipped" : NULL);
+		index++;
+	}
+	return index;
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A small test framework shaped like the kernel's KUnit, so a kernel
+ * developer reads the tests without a manual. Suites are declared where they
+ * are written (a pointer in the "ntb_suites" linker section); the runner
+ * walks the section and prints KTAP version 1 on the platform console.
+ */
+#ifndef NTBOOT_LIB_KUNIT_H
+#define NTBOOT_LIB_KUNIT_H
+
+#include "include/compiler.h"
+#include "include/types.h"
+#include "lib/jump.h"
+
+enum kunit_status {
+	KUNIT_SUCCESS,
+	KUNIT_FAILURE,
+	KUNIT_SKIPPED,
+};
+
+struct kunit {
+	const char *name;
+	enum kunit_status status;
+	char status_comment[128];
+	/* Where a failed assertion or a skip jumps to. */
+	ntb_jmp_buf abort_jmp;
+	/* KUNIT_EXPECT_FAULT: vector we wait for, and the one that came. */
+	ntb_jmp_buf fault_jmp;
+	int fault_expected;
+	int fault_caught;
+	void *priv;
+};
+
+struct kunit_case {
+	const char *name;
+	void (*run_case)(struct kunit *test);
+};
+
+#define KUNIT_CASE(fn) { .name = #fn, .run_case = fn }
+
+/* Suite flags */
+#define KUNIT_SUITE_IMAGE_ONLY 0x1 /* needs bare metal: skipped when hosted */
+#define KUNIT_SUITE_HOST_ONLY 0x2
+
+struct kunit_suite {
+	const char *name;
+	const struct kunit_case *test_cases;
+	size_t num_cases;
+	unsigned int flags;
+	/* Optional; a non-zero return skips the whole suite with its reason. */
+	int (*suite_init)(struct kunit_suite *suite, char *reason, size_t len);
+	void (*suite_exit)(struct kunit_suite *suite);
+};
+
+#define kunit_test_suite(s)                                                  \
+	static const struct kunit_suite *const __kunit_suite_ptr_##s          \
+		__used __section("ntb_suites") __aligned(8) = &(s)
+
+#define KUNIT_SUITE_DEFINE(var, sname, cases, ...)                           \
+	static const struct kunit_suite var = { .name = sname,               \
+						.test_cases = cases,         \
+						.num_cases = ARRAY_SIZE(cases), \
+						__VA_ARGS__ };               \
+	kunit_test_suite(var)
+
+struct kunit_totals {
+	unsigned int passed;
+	unsigned int failed;
+	unsigned int skipped;
+};
+
+/*
+ * Suite selection: a comma-separated list of globs ("memcpy*,memmap*");
+ * NULL or "" or "all" selects everything.
+ */
+bool kunit_suite_selected(const struct kunit_suite *suite, const char *filter);
+unsigned int kunit_count_selected(const char *filter);
+/* Names of selectable suites, for error messages and --list. */
+void kunit_list_suites(void);
+/* Does @filter name at least one suite? Used to reject typos. */
+bool kunit_filter_matches_any(const char *filter, const char **bad_word);
+
+/*
+ * Run every selected suite as numbered subtests @first_index.. of the top
+ * level plan and add the results to @totals. Returns the next free index.
+ */
+unsigned int kunit_run_selected(const char *filter, unsigned int first_index,
+				struct kunit_totals *totals);
+
+/* The case being run now, or NULL: used by the fault handler. */
+struct kunit *kunit_current(void);
+
+/*
+ * Called by the platform's fault handler after it printed the fault.
+ * Does not return when a case is running: the case is marked failed (or
+ * the expected fault is recorded) and the runner continues. Returns if
+ * no case is running.
+ */
+void kunit_fault(int vector, const char *name);
+
+void kunit_fail_at(struct kunit *test, const char *file, int line,
+		   const char *fmt, ...) __printf(4, 5);
+void kunit_abort(struct kunit *test) __noreturn;
+void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
+	__printf(2, 3);
+#define kunit_skip(test, ...)                                                \
+	do {                                                                 \
+		kunit_mark_skipped(test, __VA_ARGS__);                       \
+		kunit_abort(test);                                           \
+	} while (0)
+
+/* Per-suite scratch memory released after each case. */
+void *kunit_kzalloc(struct kunit *test, size_t size);
+
+#define KUNIT_BINARY_CMP(test, l, op, r, assert)                              \
+	do {                                                                  \
+		const long long __l = (long long)(l);                         \
+		const long long __r = (long long)(r);                         \
+		if (!(__l op __r)) {                                          \
+			kunit_fail_at(test, __FILE__, __LINE__,               \
+				      "Expected %s %s %s, but %s == %lld "    \
+				      "(0x%llx), %s == %lld (0x%llx)",        \
+				      #l, #op, #r, #l, __l,                   \
+				      (unsigned long long)__l, #r, __r,       \
+				      (unsigned long long)__r);               \
+			if (assert)                                           \
+				kunit_abort(test);                            \
+		}                                                             \
+	} while (0)
+
+#define KUNIT_EXPECT_EQ(t, l, r) KUNIT_BINARY_CMP(t, l, ==, r, false)
+#define KUNIT_EXPECT_NE(t, l, r) KUNIT_BINARY_CMP(t, l, !=, r, false)
+#define KUNIT_EXPECT_LT(t, l, r) KUNIT_BINARY_CMP(t, l, <, r, false)
+#define KUNIT_EXPECT_LE(t, l, r) KUNIT_BINARY_CMP(t, l, <=, r, false)
+#define KUNIT_EXPECT_GT(t, l, r) KUNIT_BINARY_CMP(t, l, >, r, false)
+#define KUNIT_EXPECT_GE(t, l, r) KUNIT_BINARY_CMP(t, l, >=, r, false)
+#define KUNIT_ASSERT_EQ(t, l, r) KUNIT_BINARY_CMP(t, l, ==, r, true)
+#define KUNIT_ASSERT_NE(t, l, r) KUNIT_BINARY_CMP(t, l, !=, r, true)
+#define KUNIT_ASSERT_LT(t, l, r) KUNIT_BINARY_CMP(t, l, <, r, true)
+#define KUNIT_ASSERT_LE(t, l, r) KUNIT_BINARY_CMP(t, l, <=, r, true)
+#define KUNIT_ASSERT_GT(t, l, r) KUNIT_BINARY_CMP(t, l, >, r, true)
+#define KUNIT_ASSERT_GE(t, l, r) KUNIT_BINARY_CMP(t, l, >=, r, true)
+
+#define KUNIT_EXPECT_TRUE(t, c) KUNIT_BINARY_CMP(t, !!(c), ==, 1, false)
+#define KUNIT_EXPECT_FALSE(t, c) KUNIT_BINARY_CMP(t, !!(c), ==, 0, false)
+#define KUNIT_ASSERT_TRUE(t, c) KUNIT_BINARY_CMP(t, !!(c), ==, 1, true)
+#define KUNIT_ASSERT_FALSE(t, c) KUNIT_BINARY_CMP(t, !!(c), ==, 0, true)
+#define KUNIT_ASSERT_NOT_NULL(t, p) KUNIT_BINARY_CMP(t, (p) != NULL, ==, 1, true)
+
+bool kunit_streq_check(struct kunit *test, const char *file, int line,
+		       const char *ls, const char *rs, const char *l,
+		       const char *r);
+#define KUNIT_EXPECT_STREQ(t, l, r)                                           \
+	kunit_streq_check(t, __FILE__, __LINE__, #l, #r, l, r)
+#define KUNIT_ASSERT_STREQ(t, l, r)                                           \
+	do {                                                                  \
+		if (!KUNIT_EXPECT_STREQ(t, l, r))                             \
+			kunit_abort(t);                                       \
+	} while (0)
+
+/* Byte comparison that reports the first differing offset. */
+bool kunit_memeq_check(struct kunit *test, const char *file, int line,
+		       const char *ls, const char *rs, const void *l,
+		       const void *r, size_t len);
+#define KUNIT_EXPECT_MEMEQ(t, l, r, n)                                        \
+	kunit_memeq_check(t, __FILE__, __LINE__, #l, #r, l, r, n)
+
+/*
+ * Run @stmt and require that it raises CPU exception @vec (X86_TRAP_*).
+ * Only where plat_can_catch_faults(); elsewhere the case is skipped.
+ */
+#define KUNIT_EXPECT_FAULT(t, vec, stmt)                                      \
+	do {                                                                  \
+		if (!ntb_setjmp((t)->fault_jmp)) {                            \
+			(t)->fault_caught = -1;                               \
+			(t)->fault_expected = (vec);                          \
+			stmt;                                                 \
+			(t)->fault_expected = -1;                             \
+			kunit_fail_at(t, __FILE__, __LINE__,                  \
+				      "Expected fault %d from '%s', none came", \
+				      (vec), #stmt);                          \
+		} else {                                                      \
+			(t)->fault_expected = -1;                             \
+			KUNIT_EXPECT_EQ(t, (t)->fault_caught, (vec));         \
+		}                                                             \
+	} while (0)
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The string functions portable code may use. Hosted builds take them from
+ * the C library; the image gets them from kernel/string.c.
+ */
+#ifndef NTBOOT_LIB_STRING_H
+#define NTBOOT_LIB_STRING_H
+
+#include "include/types.h"
+
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+void *memchr(const void *s, int c, size_t n);
+
+#endif

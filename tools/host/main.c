@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hosted runner: the same suites as the image, in user space on Linux.
+ * Built twice: build/host/ntboot-test with ASan/UBSan for `make check-host`,
+ * and build/host/ntbench, optimised, for real timings on the host CPU.
+ * Takes the image's key=value options as arguments.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/x86/cpu.h"
+#include "include/platform.h"
+#include "lib/kunit.h"
+#include "lib/options.h"
+#include "lib/printf.h"
+#include "lib/run_context.h"
+#include "tools/host/platform_linux.h"
+
+static void usage(const char *prog)
+{
+	printf("usage: %s [key=value ...]\n", prog);
+	printf("Runs the ntboot suites in user space and prints KTAP.\n");
+	options_print_help();
+}
+
+static void pin_to_one_cpu(void)
+{
+	cpu_set_t set;
+
+	/* One CPU, so TSC reads and caches stay on one core. */
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+		for (int i = 0; i < CPU_SETSIZE; i++) {
+			if (CPU_ISSET(i, &set)) {
+				CPU_ZERO(&set);
+				CPU_SET(i, &set);
+				sched_setaffinity(0, sizeof(set), &set);
+				break;
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct ntb_options *o = &run_options;
+	struct kunit_totals totals = { 0 };
+	struct opt_error err;
+	const char *bad = NULL;
+	char features[256];
+	unsigned int n;
+
+	options_set_defaults(o);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(argv[0]);
+			return 0;
+		}
+		if (options_parse_word(o, argv[i], strlen(argv[i]), "argv",
+				       &err)) {
+			fprintf(stderr, "%s: %s\n", argv[0], err.msg);
+			return 2;
+		}
+	}
+	if (!kunit_filter_matches_any(o->suite, &bad)) {
+		fprintf(stderr, "%s: suite=%s: no suite matches '%s'\n",
+			argv[0], o->suite, bad);
+		kunit_list_suites();
+		return 2;
+	}
+	if (o->list) {
+		kunit_list_suites();
+		return 0;
+	}
+
+	pin_to_one_cpu();
+	cpu_detect(&boot_cpu_data);
+	host_calibrate_tsc(100);
+	cpu_format_features(features, sizeof(features));
+
+	n = kunit_count_selected(o->suite);
+	kprintf("KTAP version 1\n1..%u\n", n);
+	kprintf("# ntboot %s platform=host cpu=\"%s\" vendor=%s family=%u "
+		"model=%u stepping=%u tsc_khz=%llu tsc_source=clock_monotonic "
+		"smp=%u features=%s%s%s\n",
+		NTB_VERSION, boot_cpu_data.brand, boot_cpu_data.vendor,
+		boot_cpu_data.family, boot_cpu_data.model,
+		boot_cpu_data.stepping, (unsigned long long)plat_tsc_khz(),
+		plat_cpu_count(), features, o->runs_id[0] ? " runs_id=" : "",
+		o->runs_id);
+	kunit_run_selected(o->suite, 1, &totals);
+	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
+		totals.failed, totals.skipped);
+	return totals.failed ? 1 : 0;
+}
