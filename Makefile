@@ -17,6 +17,12 @@ GIT_DIRTY := $(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 BUILD_VERSION := $(VERSION)+g$(GIT_REV)$(GIT_DIRTY)
 
 B := build
+# Quiet by default; `make V=1` shows the commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 CC := gcc
 NASM := nasm
 OBJCOPY := objcopy
@@ -42,7 +48,7 @@ COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -fno-strict-aliasing \
 # The image: freestanding, PIC (gnu-efi relocates itself), no red zone (we
 # take exceptions on the running stack), no SSE/AVX in general code; the
 # copy variants that want SIMD enable it per function with target().
-IMAGE_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar \
+IMAGE_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fvisibility=hidden -fshort-wchar \
 	-mno-red-zone -fno-stack-protector -fno-stack-check \
 	-DGNU_EFI_USE_MS_ABI -mno-avx -mgeneral-regs-only \
 	-maccumulate-outgoing-args -fno-omit-frame-pointer \
@@ -63,37 +69,44 @@ image: $(B)/BOOTX64.EFI
 
 $(B)/image/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/image/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 -g -o $@ $<
+	@echo "  NASM    $<"
+	$(Q)$(NASM) -f elf64 -g -o $@ $<
 
 $(B)/ntboot.so: $(IMAGE_OBJS) linker.ld
-	ld $(IMAGE_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(IMAGE_OBJS) \
+	@echo "  LD      $@"
+	$(Q)ld $(IMAGE_LDFLAGS) $(EFI_LIB)/crt0-efi-x86_64.o $(IMAGE_OBJS) \
 		-L$(EFI_LIB) -lefi -lgnuefi $(LIBGCC) -o $@
 
 $(B)/BOOTX64.EFI: $(B)/ntboot.so
-	$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc \
 		--target efi-app-x86_64 --subsystem=10 --strip-all $< $@
 	@echo "built $@ ($(BUILD_VERSION))"
 
 $(B)/host-test/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_TEST_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  HOSTCC  $<"
+	$(Q)$(CC) $(HOST_TEST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/host-bench/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_BENCH_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  HOSTCC  $< (bench)"
+	$(Q)$(CC) $(HOST_BENCH_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/host/ntboot-test: $(HOST_TEST_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_TEST_CFLAGS) $^ -o $@
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(HOST_TEST_CFLAGS) $^ -o $@
 
 $(B)/host/ntbench: $(HOST_BENCH_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_BENCH_CFLAGS) $^ -o $@
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $^ -o $@
 
 bench-host: $(B)/host/ntbench
 

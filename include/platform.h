@@ -15,6 +15,13 @@ void plat_console_write(const char *s, size_t len);
 /* Calibrated TSC frequency in kHz; 0 if unknown. */
 u64 plat_tsc_khz(void);
 
+/*
+ * Measure the TSC frequency again against an independent clock (HPET or
+ * PM timer in the image, CLOCK_MONOTONIC on the host) over @window_ms.
+ * Returns kHz (0 if no reference clock) and names the clock in @ref.
+ */
+u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref);
+
 /* Memory for test and benchmark buffers; NULL when there is not enough. */
 void *plat_alloc_aligned(size_t size, size_t align);
 void plat_free(void *p, size_t size);

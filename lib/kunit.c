@@ -230,10 +230,10 @@ static __noinline void run_case(const struct kunit_case *c, struct kunit *test)
 }
 
 static enum kunit_status run_suite(const struct kunit_suite *suite,
-				   unsigned int index, struct kunit_totals *t)
+				   struct kunit_totals *t, char *reason,
+				   size_t reason_len)
 {
 	unsigned int pass = 0, fail = 0, skip = 0;
-	char reason[128] = "";
 	bool skip_all = false;
 
 	kprintf("  KTAP version 1\n  # Subtest: %s\n", suite->name);
@@ -242,14 +242,14 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 	if ((suite->flags & KUNIT_SUITE_IMAGE_ONLY) &&
 	    !strcmp(plat_name(), "host")) {
 		skip_all = true;
-		ntb_snprintf(reason, sizeof(reason), "needs the bare-metal image");
+		ntb_snprintf(reason, reason_len, "needs the bare-metal image");
 	} else if ((suite->flags & KUNIT_SUITE_HOST_ONLY) &&
 		   strcmp(plat_name(), "host")) {
 		skip_all = true;
-		ntb_snprintf(reason, sizeof(reason), "host only");
+		ntb_snprintf(reason, reason_len, "host only");
 	} else if (suite->suite_init &&
 		   suite->suite_init((struct kunit_suite *)suite, reason,
-				     sizeof(reason))) {
+				     reason_len)) {
 		skip_all = true;
 	}
 
@@ -291,8 +291,11 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 	t->skipped += skip;
 	if (fail)
 		return KUNIT_FAILURE;
-	if (skip == suite->num_cases)
+	if (skip == suite->num_cases) {
+		if (!skip_all)
+			ntb_snprintf(reason, reason_len, "all cases skipped");
 		return KUNIT_SKIPPED;
+	}
 	return KUNIT_SUCCESS;
 }
 
@@ -304,12 +307,12 @@ unsigned int kunit_run_selected(const char *filter, unsigned int first_index,
 
 	for_each_suite(s) {
 		enum kunit_status st;
+		char reason[128] = "";
 
 		if (!kunit_suite_selected(s, filter))
 			continue;
-		st = run_suite(s, index, totals);
-		print_result(0, index, s->name, st,
-			     st == KUNIT_SKIPPED ? "all cases skipped" : NULL);
+		st = run_suite(s, totals, reason, sizeof(reason));
+		print_result(0, index, s->name, st, reason);
 		index++;
 	}
 	return index;

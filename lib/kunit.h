@@ -175,7 +175,10 @@ bool kunit_memeq_check(struct kunit *test, const char *file, int line,
 		if (!ntb_setjmp((t)->fault_jmp)) {                            \
 			(t)->fault_caught = -1;                               \
 			(t)->fault_expected = (vec);                          \
+			/* the handler must see the store before stmt */      \
+			barrier();                                            \
 			stmt;                                                 \
+			barrier();                                            \
 			(t)->fault_expected = -1;                             \
 			kunit_fail_at(t, __FILE__, __LINE__,                  \
 				      "Expected fault %d from '%s', none came", \

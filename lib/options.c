@@ -381,9 +381,14 @@ void options_set_defaults(struct ntb_options *o)
 	o->smp = SMP_ALL;
 }
 
+/* Echo at most this much of a word in a message: the reason must fit. */
+#define ECHO_MAX 48
+
 int options_parse_word(struct ntb_options *o, const char *word, size_t len,
 		       const char *source, struct opt_error *err)
 {
+	int echo = len > ECHO_MAX ? ECHO_MAX : (int)len;
+	const char *more = len > ECHO_MAX ? "..." : "";
 	const char *eq = memchr(word, '=', len);
 	size_t klen, vlen;
 	const char *v;
@@ -391,8 +396,8 @@ int options_parse_word(struct ntb_options *o, const char *word, size_t len,
 
 	if (!eq) {
 		ntb_snprintf(err->msg, sizeof(err->msg),
-			     "%s: '%.*s' is not key=value", source, (int)len,
-			     word);
+			     "%s: '%.*s%s' is not key=value", source, echo,
+			     word, more);
 		return -1;
 	}
 	klen = eq - word;
@@ -403,14 +408,16 @@ int options_parse_word(struct ntb_options *o, const char *word, size_t len,
 			continue;
 		if (opt_table[i].parse(o, v, vlen, why, sizeof(why))) {
 			ntb_snprintf(err->msg, sizeof(err->msg),
-				     "%s: bad value in '%.*s': %s", source,
-				     (int)len, word, why);
+				     "%s: bad value in '%.*s%s': %s", source,
+				     echo, word, more, why);
 			return -1;
 		}
 		return 0;
 	}
-	ntb_snprintf(err->msg, sizeof(err->msg), "%s: unknown key '%.*s' in '%.*s'",
-		     source, (int)klen, word, (int)len, word);
+	ntb_snprintf(err->msg, sizeof(err->msg),
+		     "%s: unknown key '%.*s%s' in '%.*s%s'", source,
+		     klen > ECHO_MAX ? ECHO_MAX : (int)klen, word,
+		     klen > ECHO_MAX ? "..." : "", echo, word, more);
 	return -1;
 }
 

@@ -46,6 +46,16 @@ u64 host_calibrate_tsc(unsigned int window_ms)
 	return host_tsc_khz;
 }
 
+u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref)
+{
+	u64 saved = host_tsc_khz, khz;
+
+	*ref = "clock_monotonic";
+	khz = host_calibrate_tsc(window_ms);
+	host_tsc_khz = saved;
+	return khz;
+}
+
 u64 plat_tsc_khz(void)
 {
 	return host_tsc_khz;

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "boot/efi_memmap.h"
+
+enum phys_type efi_type_to_phys(UINT32 efi_type)
+{
+	switch (efi_type) {
+	case EfiConventionalMemory:
+		return PHYS_FREE;
+	case EfiBootServicesCode:
+	case EfiBootServicesData:
+		return PHYS_BOOT_SERVICES;
+	case EfiLoaderCode:
+	case EfiLoaderData:
+		return PHYS_LOADER;
+	case EfiACPIReclaimMemory:
+		return PHYS_ACPI_RECLAIM;
+	case EfiACPIMemoryNVS:
+		return PHYS_ACPI_NVS;
+	case EfiRuntimeServicesCode:
+	case EfiRuntimeServicesData:
+		return PHYS_RUNTIME;
+	case EfiMemoryMappedIO:
+	case EfiMemoryMappedIOPortSpace:
+		return PHYS_MMIO;
+	case EfiUnusableMemory:
+		return PHYS_UNUSABLE;
+	default:
+		/* Reserved, PalCode, persistent memory, unknown types. */
+		return PHYS_RESERVED;
+	}
+}
+
+void efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
+			UINTN desc_size, struct phys_map *out)
+{
+	const u8 *p = (const u8 *)map;
+
+	out->nr = 0;
+	for (UINTN off = 0; off + desc_size <= map_size; off += desc_size) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const void *)(p + off);
+		struct phys_region *r;
+
+		if (out->nr >= out->capacity)
+			break;
+		r = &out->regions[out->nr++];
+		r->base = d->PhysicalStart;
+		/* A page count that overflows is clipped by normalisation. */
+		r->size = d->NumberOfPages > (~0ull >> 12) ?
+				  ~0ull :
+				  d->NumberOfPages << 12;
+		r->type = efi_type_to_phys(d->Type);
+	}
+	phys_map_normalize(out);
+}

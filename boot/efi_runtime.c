@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <efi.h>
+
+#include "boot/efi_runtime.h"
+
+static EFI_RUNTIME_SERVICES *rt;
+
+void efi_runtime_init(void *runtime_services)
+{
+	rt = runtime_services;
+}
+
+/*
+ * Runtime services are called in physical mode: we never call
+ * SetVirtualAddressMap and our page tables map all memory identity, so the
+ * firmware's runtime regions are where it left them.
+ */
+void efi_power_off(void)
+{
+	if (rt)
+		rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+}
+
+void efi_reboot(void)
+{
+	if (rt)
+		rt->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+}

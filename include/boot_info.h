@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The hand-off record from the UEFI side (boot/) to the kernel (kernel/).
+ * Everything the kernel needs from firmware is captured here before
+ * ExitBootServices; after it, the kernel reads this record and never calls
+ * boot services.
+ */
+#ifndef NTBOOT_BOOT_INFO_H
+#define NTBOOT_BOOT_INFO_H
+
+#include "include/types.h"
+#include "lib/options.h"
+#include "mm/phys_map.h"
+
+enum secure_boot_state {
+	SECURE_BOOT_UNKNOWN = -1,
+	SECURE_BOOT_OFF = 0,
+	SECURE_BOOT_ON = 1,
+	SECURE_BOOT_SETUP = 2, /* setup mode: no platform key enrolled */
+};
+
+struct boot_info {
+	/* Physical memory, converted from the final UEFI memory map. */
+	struct phys_map map;
+	u32 efi_map_entries;
+	u32 ebs_attempts;	/* ExitBootServices tries (map key retries) */
+
+	u64 rsdp;		/* ACPI root pointer, 0 if firmware had none */
+	u32 rsdp_revision;
+	char fw_vendor[64];
+	u32 fw_revision;
+	u32 uefi_revision;
+	enum secure_boot_state secure_boot;
+
+	u64 image_base;
+	u64 image_size;
+	u64 stack_base;		/* the kernel stack, in loader memory */
+	u64 stack_size;
+
+	/* Options: parsed before ExitBootServices; errors reported after. */
+	struct ntb_options options;
+	bool options_bad;
+	char options_error[256];
+	bool cfg_found;
+	char cfg_path[96];
+	char load_options[256]; /* as given, for the report */
+};
+
+#endif

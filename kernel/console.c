@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "include/platform.h"
+#include "kernel/console.h"
+#include "kernel/io.h"
+
+#define DEBUGCON_PORT 0xe9
+
+struct console_state console;
+
+bool console_init(const struct ntb_options *o, bool hypervisor)
+{
+	bool mmio = o->console == CONSOLE_MMIO32;
+
+	/* Port 0xe9 means nothing on real hardware: only under a hypervisor. */
+	console.debugcon = hypervisor;
+	console.uart_requested = o->console != CONSOLE_NONE;
+	if (!console.uart_requested)
+		return true;
+	return serial_init(&console.uart, mmio, o->console_addr,
+			   o->console_baud);
+}
+
+void plat_console_write(const char *s, size_t len)
+{
+	serial_write(&console.uart, s, len);
+	if (console.debugcon)
+		for (size_t i = 0; i < len; i++)
+			outb(DEBUGCON_PORT, (u8)s[i]);
+}

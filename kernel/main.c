@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kernel_main: from a machine just out of UEFI boot services to a finished
+ * KTAP report. The order matters: the console first (so every later
+ * problem is seen), then our own descriptor tables (so faults are caught),
+ * then memory, then the timers the measurements depend on.
+ */
+#include "arch/x86/cpu.h"
+#include "kernel/console.h"
+#include "kernel/desc.h"
+#include "kernel/fpu.h"
+#include "kernel/main.h"
+#include "kernel/memory.h"
+#include "kernel/msr.h"
+#include "kernel/platform.h"
+#include "kernel/power.h"
+#include "kernel/traps.h"
+#include "kernel/tsc.h"
+#include "lib/acpi.h"
+#include "lib/kunit.h"
+#include "lib/printf.h"
+#include "lib/run_context.h"
+#include "lib/string.h"
+
+static struct kunit_totals totals;
+static struct acpi_info acpi;
+static struct acpi_madt_info madt;
+static struct boot_info *boot;
+
+static void __noreturn finish(bool failed)
+{
+	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
+		totals.failed, totals.skipped);
+	kernel_finish(run_options.on_finish, failed || totals.failed);
+}
+
+/* A fault outside any test case, or a setup step that cannot go on. */
+static void __noreturn bail_out(const char *reason)
+{
+	kprintf("Bail out! %s\n", reason);
+	totals.failed++;
+	finish(true);
+}
+
+static void fatal_trap(const char *reason)
+{
+	bail_out(reason);
+}
+
+static const char *secure_boot_name(enum secure_boot_state s)
+{
+	switch (s) {
+	case SECURE_BOOT_ON:
+		return "on";
+	case SECURE_BOOT_OFF:
+		return "off";
+	case SECURE_BOOT_SETUP:
+		return "setup_mode";
+	default:
+		return "unknown";
+	}
+}
+
+static void print_header(void)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	char features[300], ucode[24] = "unknown";
+	u32 rev;
+
+	if (!read_microcode_rev(&rev))
+		ntb_snprintf(ucode, sizeof(ucode), "0x%x", rev);
+	cpu_format_features(features, sizeof(features));
+	kprintf("# ntboot %s cpu=\"%s\" vendor=%s family=%u model=%u "
+		"stepping=%u ucode=%s tsc_khz=%llu tsc_source=%s smp=%u "
+		"mem_mib=%llu firmware=\"%s\" fw_rev=0x%x uefi=%u.%u "
+		"secure_boot=%s%s%s%s%s\n",
+		NTB_VERSION, c->brand, c->vendor, c->family, c->model,
+		c->stepping, ucode, (unsigned long long)tsc_cal.khz,
+		tsc_source_name(tsc_cal.source), kernel_nr_cpus,
+		(unsigned long long)(kmem.ram_bytes >> 20), boot->fw_vendor,
+		boot->fw_revision, boot->uefi_revision >> 16,
+		(boot->uefi_revision & 0xffff) / 10,
+		secure_boot_name(boot->secure_boot),
+		c->has[X86_FEATURE_HYPERVISOR] ? " hypervisor=" : "",
+		c->has[X86_FEATURE_HYPERVISOR] ? c->hypervisor : "",
+		run_options.runs_id[0] ? " runs_id=" : "", run_options.runs_id);
+	kprintf("# cpu features=%s xcr0=0x%llx clflush_size=%u phys_bits=%u\n",
+		features, (unsigned long long)c->xcr0, c->clflush_size,
+		c->phys_bits);
+	kprintf("# tsc cpuid15_khz=%llu hpet_khz=%llu pmtimer_khz=%llu "
+		"disagreement_ppm=%llu%s%s\n",
+		(unsigned long long)tsc_cal.cpuid_khz,
+		(unsigned long long)tsc_cal.hpet_khz,
+		(unsigned long long)tsc_cal.pmtimer_khz,
+		(unsigned long long)tsc_disagreement_ppm(),
+		tsc_cal.note[0] ? " note=" : "", tsc_cal.note);
+	kprintf("# memory efi_entries=%u regions=%u ram_mib=%llu free_mib=%llu "
+		"largest_free_mib=%llu map_limit=0x%llx pt_tables=%llu "
+		"pages_1g=%llu pages_2m=%llu pages_4k=%llu ebs_attempts=%u "
+		"mended_overlaps=%u mended_zero_length=%u\n",
+		boot->efi_map_entries, boot->map.nr,
+		(unsigned long long)(kmem.ram_bytes >> 20),
+		(unsigned long long)(kmem.fa.free_bytes >> 20),
+		(unsigned long long)(frame_alloc_largest(&kmem.fa) >> 20),
+		(unsigned long long)kmem.map_limit,
+		(unsigned long long)kmem.pt_stats.tables,
+		(unsigned long long)kmem.pt_stats.pages_1g,
+		(unsigned long long)kmem.pt_stats.pages_2m,
+		(unsigned long long)kmem.pt_stats.pages_4k, boot->ebs_attempts,
+		boot->map.nr_overlaps, boot->map.nr_zero_length);
+	kprintf("# acpi rsdp=0x%llx revision=%u xsdt=%d tables=%u oem=\"%s\" "
+		"cpus_enabled=%u cpus_online_capable=%u x2apic_entries=%u\n",
+		(unsigned long long)boot->rsdp, acpi.rsdp_revision, acpi.xsdt,
+		acpi.nr_tables, acpi.oem_id, madt.nr_enabled,
+		madt.nr_online_capable, madt.nr_x2apic);
+	for (u32 i = 0; i < acpi.nr_problems; i++)
+		kprintf("# acpi problem: %s\n", acpi.problems[i]);
+	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s\n",
+		boot->load_options, boot->cfg_found ? "found:" : "absent",
+		boot->cfg_found ? boot->cfg_path : "",
+		run_options.suite[0] ? run_options.suite : "all",
+		run_options.on_finish == FINISH_HALT ?
+			"halt" :
+			(run_options.on_finish == FINISH_REBOOT ? "reboot" :
+								  "poweroff"));
+}
+
+static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
+{
+	const struct acpi_table_header *t;
+
+	memset(pm, 0, sizeof(*pm));
+	*hpet = 0;
+	if (acpi_scan(boot->rsdp, &acpi))
+		return;
+	t = acpi_find(&acpi, "FACP");
+	if (t && acpi_parse_fadt_pm_timer(t, pm))
+		kprintf("# acpi: FADT has no usable PM timer\n");
+	t = acpi_find(&acpi, "HPET");
+	if (t && acpi_parse_hpet(t, hpet))
+		kprintf("# acpi: HPET table unusable\n");
+	t = acpi_find(&acpi, "APIC");
+	if (t && !acpi_parse_madt(t, &madt) && madt.nr_cpus)
+		kernel_nr_cpus = madt.nr_cpus;
+	if (madt.truncated)
+		kprintf("# acpi: MADT entry runs past the table end; rest ignored\n");
+}
+
+void kernel_main(struct boot_info *bi)
+{
+	struct acpi_pm_timer pm;
+	char why[160];
+	const char *bad = NULL;
+	u64 hpet, mmio[2];
+
+	boot = bi;
+	run_options = bi->options;
+	cpu_detect(&boot_cpu_data);
+	console_init(&run_options, boot_cpu_has(X86_FEATURE_HYPERVISOR));
+
+	idt_init();
+	load_gdt_idt();
+	trap_fatal_hook = fatal_trap;
+
+	kprintf("KTAP version 1\n");
+	if (console.uart_requested && !console.uart.present)
+		kprintf("# console: no UART at %s 0x%llx; output only on the "
+			"debug port\n",
+			run_options.console == CONSOLE_MMIO32 ? "mmio32" : "io",
+			(unsigned long long)run_options.console_addr);
+	if (bi->options_bad) {
+		kprintf("1..0\n");
+		bail_out(bi->options_error);
+	}
+	if (!kunit_filter_matches_any(run_options.suite, &bad)) {
+		kprintf("1..0\n");
+		kunit_list_suites();
+		ntb_snprintf(why, sizeof(why), "suite=%s: no suite matches '%s'",
+			     run_options.suite, bad);
+		bail_out(why);
+	}
+	kprintf("1..%u\n", run_options.list ? 0 :
+					      kunit_count_selected(run_options.suite));
+
+	firmware_tables(&pm, &hpet);
+	mmio[0] = hpet;
+	mmio[1] = madt.lapic_base;
+	if (memory_init(bi, mmio, ARRAY_SIZE(mmio), why, sizeof(why)))
+		bail_out(why);
+	fpu_init();
+	/* XCR0 changed: read the features again so AVX shows as usable. */
+	cpu_detect(&boot_cpu_data);
+	tsc_calibrate(hpet, &pm);
+	print_header();
+
+	if (run_options.list) {
+		kunit_list_suites();
+		options_print_help();
+		finish(false);
+	}
+	kunit_run_selected(run_options.suite, 1, &totals);
+	finish(false);
+}

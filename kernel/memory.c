@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86/cpu.h"
+#include "include/platform.h"
+#include "kernel/memory.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+struct kernel_memory kmem;
+
+static void *alloc_table(void *ctx)
+{
+	struct frame_allocator *fa = ctx;
+	u64 pa = frame_alloc(fa, FRAME_SIZE, FRAME_SIZE);
+
+	if (!pa)
+		return NULL;
+	/* Firmware's identity map is still live while we build ours. */
+	memset((void *)(uptr)pa, 0, FRAME_SIZE);
+	return (void *)(uptr)pa;
+}
+
+static void write_cr3(u64 v)
+{
+	asm volatile("mov %0, %%cr3" ::"r"(v) : "memory");
+}
+
+int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
+		char *why, size_t whylen)
+{
+	struct pgtable_alloc pa = { .alloc_table = alloc_table,
+				    .ctx = &kmem.fa };
+	u64 limit;
+
+	frame_alloc_init(&kmem.fa, LOW_MEMORY_RESERVE);
+	if (frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_FREE) < 0) {
+		ntb_snprintf(why, whylen, "free memory too fragmented (%u ranges)",
+			     kmem.fa.nr);
+		return -1;
+	}
+	kmem.ram_bytes = phys_map_ram_bytes(&bi->map);
+
+	/*
+	 * Cover all of the first 4 GiB (APIC, HPET, flash live there and are
+	 * often missing from the UEFI map) and everything the map lists.
+	 */
+	limit = max(phys_map_max_addr(&bi->map), 4ull * SZ_1G);
+	kmem.map_limit = ALIGN_UP(limit, SZ_2M);
+	kmem.pml4 = pgtable_build_identity(kmem.map_limit,
+					   boot_cpu_has(X86_FEATURE_PDPE1GB),
+					   &pa, &kmem.pt_stats);
+	if (!kmem.pml4) {
+		ntb_snprintf(why, whylen,
+			     "out of memory for page tables (limit 0x%llx)",
+			     (unsigned long long)kmem.map_limit);
+		return -1;
+	}
+	for (u32 i = 0; i < bi->map.nr; i++) {
+		const struct phys_region *r = &bi->map.regions[i];
+
+		if (r->type == PHYS_MMIO &&
+		    pgtable_map_range(kmem.pml4, r->base, r->size,
+				      _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD |
+					      _PAGE_PWT,
+				      &pa, &kmem.pt_stats)) {
+			ntb_snprintf(why, whylen, "cannot map MMIO at 0x%llx",
+				     (unsigned long long)r->base);
+			return -1;
+		}
+	}
+	for (u32 i = 0; i < nr_mmio; i++) {
+		if (!mmio[i])
+			continue;
+		if (pgtable_map_range(kmem.pml4, ALIGN_DOWN(mmio[i], SZ_4K),
+				      SZ_4K,
+				      _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD |
+					      _PAGE_PWT,
+				      &pa, &kmem.pt_stats)) {
+			ntb_snprintf(why, whylen, "cannot map MMIO at 0x%llx",
+				     (unsigned long long)mmio[i]);
+			return -1;
+		}
+	}
+	write_cr3((u64)(uptr)kmem.pml4);
+
+	/* Firmware's tables, GDT, IDT and stack are no longer in use. */
+	kmem.boot_services_added =
+		frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_BOOT_SERVICES);
+	kmem.free_at_start = kmem.fa.free_bytes;
+	return 0;
+}
+
+void *plat_alloc_aligned(size_t size, size_t align)
+{
+	u64 pa = frame_alloc(&kmem.fa, size ? size : 1,
+			     align > FRAME_SIZE ? align : FRAME_SIZE);
+
+	return pa ? (void *)(uptr)pa : NULL;
+}
+
+void plat_free(void *p, size_t size)
+{
+	if (p)
+		frame_free(&kmem.fa, (u64)(uptr)p,
+			   ALIGN_UP((u64)(size ? size : 1), FRAME_SIZE));
+}
+
+u64 plat_mem_available(void)
+{
+	return frame_alloc_largest(&kmem.fa);
+}

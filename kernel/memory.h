@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel's memory: the frame allocator over the firmware's free memory,
+ * and our own identity-mapped page tables. Boot-services memory joins the
+ * allocator only after CR3, the GDT/IDT and the stack are all ours.
+ */
+#ifndef NTBOOT_KERNEL_MEMORY_H
+#define NTBOOT_KERNEL_MEMORY_H
+
+#include "include/boot_info.h"
+#include "mm/frame_alloc.h"
+#include "mm/pgtable.h"
+
+struct kernel_memory {
+	struct frame_allocator fa;
+	pteval_t *pml4;
+	u64 map_limit;		/* identity map covers [0, map_limit) */
+	struct pgtable_stats pt_stats;
+	u64 ram_bytes;
+	u64 free_at_start;	/* free bytes once boot services were added */
+	s64 boot_services_added;
+};
+
+extern struct kernel_memory kmem;
+
+/*
+ * Build the allocator and the page tables, switch CR3 and add the
+ * boot-services memory. @mmio lists extra MMIO pages to map uncached.
+ * Returns 0, or -1 with @why filled (the run cannot go on).
+ */
+int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
+		char *why, size_t whylen);
+
+/* Frames below this stay untouched (the AP trampoline will live there). */
+#define LOW_MEMORY_RESERVE SZ_1M
+
+#endif

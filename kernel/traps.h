@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef NTBOOT_KERNEL_TRAPS_H
+#define NTBOOT_KERNEL_TRAPS_H
+
+#include "include/types.h"
+#include "lib/jump.h"
+
+enum x86_trap {
+	X86_TRAP_DE = 0,
+	X86_TRAP_DB = 1,
+	X86_TRAP_NMI = 2,
+	X86_TRAP_BP = 3,
+	X86_TRAP_OF = 4,
+	X86_TRAP_BR = 5,
+	X86_TRAP_UD = 6,
+	X86_TRAP_NM = 7,
+	X86_TRAP_DF = 8,
+	X86_TRAP_TS = 10,
+	X86_TRAP_NP = 11,
+	X86_TRAP_SS = 12,
+	X86_TRAP_GP = 13,
+	X86_TRAP_PF = 14,
+	X86_TRAP_MF = 16,
+	X86_TRAP_AC = 17,
+	X86_TRAP_MC = 18,
+	X86_TRAP_XF = 19,
+};
+
+/* The frame built by kernel/entry.asm. */
+struct pt_regs {
+	u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	u64 ax, cx, dx, si, di;
+	u64 vector;
+	u64 error_code;
+	u64 ip, cs, flags, sp, ss;
+};
+
+const char *trap_name(int vector);
+
+/*
+ * Called with a fatal fault outside any test case: the kernel prints
+ * "Bail out!" and the summary, then finishes. Set by kernel_main.
+ */
+extern void (*trap_fatal_hook)(const char *reason);
+
+void do_exception(struct pt_regs *regs);
+
+/*
+ * Probing an instruction that may fault (an MSR a hypervisor lacks):
+ *	if (trap_probe_begin())
+ *		return -1;	// it faulted; trap_probe.vector says how
+ *	...instruction...
+ *	trap_probe_end();
+ */
+struct trap_probe {
+	ntb_jmp_buf jb;
+	volatile bool active;
+	volatile int vector;
+};
+extern struct trap_probe trap_probe;
+
+#define trap_probe_begin()                                                   \
+	({                                                                   \
+		int __faulted = ntb_setjmp(trap_probe.jb);                   \
+		trap_probe.active = !__faulted;                              \
+		__faulted;                                                   \
+	})
+#define trap_probe_end() (trap_probe.active = false)
+
+#endif

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ACPI table discovery: RSDP -> XSDT (or RSDT) -> tables, every checksum
+ * checked, and the few tables the kernel reads: FADT (PM timer), HPET and
+ * MADT (CPUs). Firmware tables are untrusted input: a bad signature,
+ * checksum or length is reported by name and the table is ignored. Plain
+ * memory parsing (physical == virtual in the image), so the host tests feed
+ * it recorded and deliberately broken tables.
+ */
+#ifndef NTBOOT_LIB_ACPI_H
+#define NTBOOT_LIB_ACPI_H
+
+#include "include/compiler.h"
+#include "include/types.h"
+
+struct acpi_table_header {
+	char signature[4];
+	u32 length;
+	u8 revision;
+	u8 checksum;
+	char oem_id[6];
+	char oem_table_id[8];
+	u32 oem_revision;
+	u32 asl_compiler_id;
+	u32 asl_compiler_revision;
+} __packed;
+
+struct acpi_rsdp {
+	char signature[8];
+	u8 checksum;
+	char oem_id[6];
+	u8 revision;
+	u32 rsdt_address;
+	/* ACPI 2.0+ */
+	u32 length;
+	u64 xsdt_address;
+	u8 extended_checksum;
+	u8 reserved[3];
+} __packed;
+
+struct acpi_generic_address {
+	u8 space_id; /* 0 memory, 1 I/O */
+	u8 bit_width;
+	u8 bit_offset;
+	u8 access_width;
+	u64 address;
+} __packed;
+
+#define ACPI_MAX_TABLES 64
+#define ACPI_MAX_PROBLEMS 8
+
+struct acpi_info {
+	bool valid;
+	bool xsdt;
+	u8 rsdp_revision;
+	char oem_id[7];
+	u32 nr_tables;
+	const struct acpi_table_header *tables[ACPI_MAX_TABLES];
+	u32 nr_problems;
+	char problems[ACPI_MAX_PROBLEMS][80];
+};
+
+/* Walk from the RSDP at @rsdp. Returns 0, or -1 if nothing usable. */
+int acpi_scan(u64 rsdp, struct acpi_info *info);
+
+/* The first valid table with @sig ("FACP", "HPET", "APIC"), or NULL. */
+const struct acpi_table_header *acpi_find(const struct acpi_info *info,
+					  const char *sig);
+
+bool acpi_checksum_ok(const void *p, size_t len);
+
+struct acpi_pm_timer {
+	bool present;
+	u16 port;
+	bool ext32;	/* 32-bit counter, else 24-bit */
+};
+
+/* From the FADT: the ACPI PM timer port (I/O space only). */
+int acpi_parse_fadt_pm_timer(const struct acpi_table_header *fadt,
+			     struct acpi_pm_timer *pm);
+
+/* From the HPET table: the register block (memory space only). 0 or -1. */
+int acpi_parse_hpet(const struct acpi_table_header *hpet, u64 *base);
+
+struct acpi_madt_info {
+	u64 lapic_base;
+	u32 nr_cpus;		/* enabled, plus online-capable */
+	u32 nr_enabled;
+	u32 nr_online_capable;
+	u32 nr_disabled;
+	u32 nr_x2apic;
+	u32 apic_ids[256];	/* of usable CPUs, in table order */
+	u32 nr_ids;
+	bool truncated;		/* an entry ran past the table end */
+};
+
+int acpi_parse_madt(const struct acpi_table_header *madt,
+		    struct acpi_madt_info *out);
+
+#endif
