@@ -42,8 +42,7 @@ HOST_BENCH_OBJS := $(HOST_SRCS:%.c=$(B)/host-bench/%.o)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-Wvla -Wshadow=local -Werror=implicit-function-declaration
-COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -fno-strict-aliasing \
-	-DNTB_VERSION='"$(BUILD_VERSION)"'
+COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -I$(B)/gen -fno-strict-aliasing
 
 # The image: freestanding, PIC (gnu-efi relocates itself), no red zone (we
 # take exceptions on the running stack), no SSE/AVX in general code; the
@@ -62,7 +61,16 @@ HOST_TEST_CFLAGS := $(HOST_CFLAGS) -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
 
-.PHONY: all image usb run check check-host bench-host sign format clean deps \
+# The version string lives in a generated header that changes only when the
+# version does, so a new commit rebuilds just the files that print it.
+$(B)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define NTB_VERSION "$(BUILD_VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+$(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h
+
+.PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
 	check-format
 all: image
 image: $(B)/BOOTX64.EFI

@@ -16,6 +16,7 @@
 #include "kernel/main.h"
 #include "kernel/stack_switch.h"
 #include "lib/printf.h"
+#include "version.h"
 #include "lib/string.h"
 
 #define KERNEL_STACK_SIZE (256 * 1024)
@@ -147,7 +148,7 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 	bi->map.regions = regions;
 	bi->map.capacity = 2 * (nr + 16);
 	bi->efi_map_entries = map_size / desc_size;
-	efi_memmap_convert(map, map_size, desc_size, &bi->map);
+	bi->map_bad = efi_memmap_convert(map, map_size, desc_size, &bi->map);
 	return EFI_SUCCESS;
 }
 

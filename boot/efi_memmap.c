@@ -30,8 +30,8 @@ enum phys_type efi_type_to_phys(UINT32 efi_type)
 	}
 }
 
-void efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
-			UINTN desc_size, struct phys_map *out)
+int efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
+		       UINTN desc_size, struct phys_map *out)
 {
 	const u8 *p = (const u8 *)map;
 
@@ -40,8 +40,9 @@ void efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
 		const EFI_MEMORY_DESCRIPTOR *d = (const void *)(p + off);
 		struct phys_region *r;
 
-		if (out->nr >= out->capacity)
-			break;
+		/* Half the room stays free for overlaps split apart. */
+		if (out->nr >= out->capacity / 2)
+			return -1;
 		r = &out->regions[out->nr++];
 		r->base = d->PhysicalStart;
 		/* A page count that overflows is clipped by normalisation. */
@@ -50,5 +51,5 @@ void efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
 				  d->NumberOfPages << 12;
 		r->type = efi_type_to_phys(d->Type);
 	}
-	phys_map_normalize(out);
+	return phys_map_normalize(out);
 }

@@ -9,11 +9,13 @@
 /*
  * Translate the UEFI memory map into phys_map regions (map->regions and
  * map->capacity set by the caller) and normalise it. Pure data: safe after
- * ExitBootServices. Descriptors are walked by desc_size, never by the
+ * ExitBootServices. Returns 0, or -1 when the map did not fit (the caller
+ * gives room for twice the descriptors, which normalisation may need).
+ * Descriptors are walked by desc_size, never by the
  * structure size, as the specification requires.
  */
-void efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
-			UINTN desc_size, struct phys_map *out);
+int efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
+		       UINTN desc_size, struct phys_map *out);
 
 enum phys_type efi_type_to_phys(UINT32 efi_type);
 

@@ -24,6 +24,7 @@ struct boot_info {
 	struct phys_map map;
 	u32 efi_map_entries;
 	u32 ebs_attempts;	/* ExitBootServices tries (map key retries) */
+	bool map_bad;		/* the map did not fit or could not be mended */
 
 	u64 rsdp;		/* ACPI root pointer, 0 if firmware had none */
 	u32 rsdp_revision;

@@ -19,6 +19,7 @@
 #include "lib/acpi.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
+#include "version.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
 

@@ -31,6 +31,12 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 				    .ctx = &kmem.fa };
 	u64 limit;
 
+	if (bi->map_bad) {
+		ntb_snprintf(why, whylen,
+			     "UEFI memory map unusable (%u descriptors)",
+			     bi->efi_map_entries);
+		return -1;
+	}
 	frame_alloc_init(&kmem.fa, LOW_MEMORY_RESERVE);
 	if (frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_FREE) < 0) {
 		ntb_snprintf(why, whylen, "free memory too fragmented (%u ranges)",
@@ -44,6 +50,8 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 	 * often missing from the UEFI map) and everything the map lists.
 	 */
 	limit = max(phys_map_max_addr(&bi->map), 4ull * SZ_1G);
+	/* 4-level paging reaches 128 TiB; anything above stays unmapped. */
+	limit = min(limit, (u64)PGTABLE_IDENTITY_MAX);
 	kmem.map_limit = ALIGN_UP(limit, SZ_2M);
 	kmem.pml4 = pgtable_build_identity(kmem.map_limit,
 					   boot_cpu_has(X86_FEATURE_PDPE1GB),

@@ -113,16 +113,21 @@ void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
 /* Per-suite scratch memory released after each case. */
 void *kunit_kzalloc(struct kunit *test, size_t size);
 
+/*
+ * Operands keep their own types, so unsigned 64-bit values compare as
+ * unsigned; the message shows both as signed decimal and as hex.
+ */
 #define KUNIT_BINARY_CMP(test, l, op, r, assert)                              \
 	do {                                                                  \
-		const long long __l = (long long)(l);                         \
-		const long long __r = (long long)(r);                         \
+		const __typeof__(l) __l = (l);                                \
+		const __typeof__(r) __r = (r);                                \
 		if (!(__l op __r)) {                                          \
 			kunit_fail_at(test, __FILE__, __LINE__,               \
 				      "Expected %s %s %s, but %s == %lld "    \
 				      "(0x%llx), %s == %lld (0x%llx)",        \
-				      #l, #op, #r, #l, __l,                   \
-				      (unsigned long long)__l, #r, __r,       \
+				      #l, #op, #r, #l, (long long)__l,        \
+				      (unsigned long long)__l, #r,            \
+				      (long long)__r,                         \
 				      (unsigned long long)__r);               \
 			if (assert)                                           \
 				kunit_abort(test);                            \

@@ -22,9 +22,9 @@ struct frame_range {
 struct frame_allocator {
 	struct frame_range ranges[FRAME_ALLOC_MAX_RANGES];
 	u32 nr;
-	u64 total_bytes;	/* ever added */
+	u64 total_bytes; /* ever added */
 	u64 free_bytes;
-	/* Never hand out memory below this (real-mode trampoline, BIOS areas). */
+	/* Never hand out memory below this (real-mode trampoline, BIOS). */
 	u64 min_addr;
 };
 

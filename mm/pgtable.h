@@ -21,8 +21,8 @@
 #define _PAGE_DIRTY (1ull << 6)
 #define _PAGE_PSE (1ull << 7)
 #define _PAGE_GLOBAL (1ull << 8)
-#define _PAGE_PAT (1ull << 7)		/* in a 4 KiB PTE: where PSE sits above */
-#define _PAGE_PAT_LARGE (1ull << 12)	/* in a 2 MiB or 1 GiB leaf */
+#define _PAGE_PAT (1ull << 7)	     /* in a 4 KiB PTE: where PSE sits above */
+#define _PAGE_PAT_LARGE (1ull << 12) /* in a 2 MiB or 1 GiB leaf */
 #define _PAGE_NX (1ull << 63)
 #define PTE_ADDR_MASK 0x000ffffffffff000ull
 

@@ -12,15 +12,15 @@
 
 enum phys_type {
 	/* In order of precedence: where regions overlap, the higher wins. */
-	PHYS_FREE = 0,	      /* conventional memory: ours from the start */
-	PHYS_BOOT_SERVICES,   /* free once our GDT/IDT/stack/tables are in */
-	PHYS_ACPI_RECLAIM,    /* ACPI tables: keep while we parse them */
-	PHYS_LOADER,	      /* the image, its stack, boot-info, tables */
-	PHYS_RUNTIME,	      /* UEFI runtime code/data: never touch */
+	PHYS_FREE = 0,	    /* conventional memory: ours from the start */
+	PHYS_BOOT_SERVICES, /* free once our GDT/IDT/stack/tables are in */
+	PHYS_ACPI_RECLAIM,  /* ACPI tables: keep while we parse them */
+	PHYS_LOADER,	    /* the image, its stack, boot-info, tables */
+	PHYS_RUNTIME,	    /* UEFI runtime code/data: never touch */
 	PHYS_ACPI_NVS,
 	PHYS_MMIO,
 	PHYS_RESERVED,
-	PHYS_UNUSABLE,	      /* reported bad by firmware */
+	PHYS_UNUSABLE, /* reported bad by firmware */
 	PHYS_NR_TYPES
 };
 
@@ -39,7 +39,7 @@ struct phys_map {
 	u32 nr_overlaps;
 	u32 nr_unaligned;
 	u32 nr_merged;
-	u32 nr_wrapped;		/* regions clipped where they ran past 2^64 */
+	u32 nr_wrapped; /* regions clipped where they ran past 2^64 */
 };
 
 const char *phys_type_name(enum phys_type t);

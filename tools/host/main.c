@@ -16,6 +16,7 @@
 #include "lib/kunit.h"
 #include "lib/options.h"
 #include "lib/printf.h"
+#include "version.h"
 #include "lib/run_context.h"
 #include "tools/host/platform_linux.h"
 

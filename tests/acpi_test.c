@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ACPI discovery on synthetic tables: a well-formed set like QEMU's, and
+ * every way firmware tables are seen to be broken. Pointers in the tables
+ * are plain addresses of the test's buffers (physical == virtual).
+ */
+#include "lib/acpi.h"
+#include "lib/kunit.h"
+#include "lib/string.h"
+
+struct fake_acpi {
+	struct acpi_rsdp rsdp;
+	u8 xsdt[sizeof(struct acpi_table_header) + 4 * 8] __aligned(8);
+	u8 rsdt[sizeof(struct acpi_table_header) + 4 * 4] __aligned(8);
+	u8 fadt[276] __aligned(8);
+	u8 hpet[56] __aligned(8);
+	u8 madt[sizeof(struct acpi_table_header) + 8 + 4 * 8 + 16] __aligned(8);
+};
+
+static void fix_checksum(void *p, size_t len, u8 *field)
+{
+	u8 sum = 0;
+
+	*field = 0;
+	for (size_t i = 0; i < len; i++)
+		sum += ((u8 *)p)[i];
+	*field = (u8)(0x100 - sum);
+}
+
+static void header(void *p, const char *sig, u32 len)
+{
+	struct acpi_table_header *h = p;
+
+	memcpy(h->signature, sig, 4);
+	h->length = len;
+	h->revision = 1;
+	memcpy(h->oem_id, "NTBOOT", 6);
+}
+
+static void seal(void *p)
+{
+	struct acpi_table_header *h = p;
+
+	fix_checksum(h, h->length, &h->checksum);
+}
+
+/* FADT with PM timer at 0x608 (X_PM_TMR_BLK), HPET at 0xfed00000, 3 CPUs. */
+static struct fake_acpi *build(struct kunit *test)
+{
+	struct fake_acpi *f = kunit_kzalloc(test, sizeof(*f));
+	u64 ptrs[4];
+	u32 ptrs32[4];
+	u8 *m;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	header(f->fadt, "FACP", sizeof(f->fadt));
+	f->fadt[208] = 1; /* X_PM_TMR_BLK: I/O space */
+	f->fadt[209] = 32;
+	f->fadt[212 - 1 + 1] = 0x08; /* address 0x608, little endian */
+	f->fadt[213] = 0x06;
+	f->fadt[112 + 1] = 0x01; /* flags: TMR_VAL_EXT (bit 8) */
+	seal(f->fadt);
+
+	header(f->hpet, "HPET", sizeof(f->hpet));
+	f->hpet[40] = 0; /* memory space */
+	f->hpet[44 + 2] = 0xd0;
+	f->hpet[44 + 3] = 0xfe;
+	seal(f->hpet);
+
+	header(f->madt, "APIC", sizeof(f->madt));
+	m = f->madt + sizeof(struct acpi_table_header);
+	m[2] = 0xe0; /* local APIC at 0xfee00000 */
+	m[3] = 0xfe;
+	m += 8;
+	for (int i = 0; i < 4; i++, m += 8) {
+		m[0] = 0; /* processor local APIC */
+		m[1] = 8;
+		m[2] = i;
+		m[3] = i * 2; /* sparse APIC IDs */
+		m[4] = i == 3 ? 0 : 1; /* the last one disabled */
+	}
+	m[0] = 9; /* x2APIC, online capable */
+	m[1] = 16;
+	m[4] = 0x00;
+	m[5] = 0x01; /* id 256 */
+	m[8] = 2;
+	seal(f->madt);
+
+	ptrs[0] = (u64)(uptr)f->fadt;
+	ptrs[1] = (u64)(uptr)f->hpet;
+	ptrs[2] = (u64)(uptr)f->madt;
+	header(f->xsdt, "XSDT", sizeof(struct acpi_table_header) + 3 * 8);
+	memcpy(f->xsdt + sizeof(struct acpi_table_header), ptrs, 3 * 8);
+	seal(f->xsdt);
+	for (int i = 0; i < 3; i++)
+		ptrs32[i] = (u32)ptrs[i];
+	header(f->rsdt, "RSDT", sizeof(struct acpi_table_header) + 3 * 4);
+	memcpy(f->rsdt + sizeof(struct acpi_table_header), ptrs32, 3 * 4);
+	seal(f->rsdt);
+
+	memcpy(f->rsdp.signature, "RSD PTR ", 8);
+	memcpy(f->rsdp.oem_id, "NTBOOT", 6);
+	f->rsdp.revision = 2;
+	f->rsdp.rsdt_address = (u32)(uptr)f->rsdt;
+	f->rsdp.length = 36;
+	f->rsdp.xsdt_address = (u64)(uptr)f->xsdt;
+	fix_checksum(&f->rsdp, 20, &f->rsdp.checksum);
+	fix_checksum(&f->rsdp, 36, &f->rsdp.extended_checksum);
+	return f;
+}
+
+static void acpi_good_tables(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	struct acpi_info info;
+	struct acpi_pm_timer pm;
+	struct acpi_madt_info madt;
+	u64 hpet = 0;
+
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_EXPECT_TRUE(test, info.xsdt);
+	KUNIT_EXPECT_EQ(test, info.nr_tables, 3);
+	KUNIT_EXPECT_EQ(test, info.nr_problems, 0);
+	KUNIT_ASSERT_EQ(test, acpi_parse_fadt_pm_timer(acpi_find(&info, "FACP"), &pm), 0);
+	KUNIT_EXPECT_EQ(test, pm.port, 0x608);
+	KUNIT_EXPECT_TRUE(test, pm.ext32);
+	KUNIT_ASSERT_EQ(test, acpi_parse_hpet(acpi_find(&info, "HPET"), &hpet), 0);
+	KUNIT_EXPECT_EQ(test, hpet, 0xfed00000ull);
+	KUNIT_ASSERT_EQ(test, acpi_parse_madt(acpi_find(&info, "APIC"), &madt), 0);
+	KUNIT_EXPECT_EQ(test, madt.lapic_base, 0xfee00000ull);
+	KUNIT_EXPECT_EQ(test, madt.nr_enabled, 3);
+	KUNIT_EXPECT_EQ(test, madt.nr_disabled, 1);
+	KUNIT_EXPECT_EQ(test, madt.nr_online_capable, 1);
+	KUNIT_EXPECT_EQ(test, madt.nr_cpus, 4);
+	KUNIT_EXPECT_EQ(test, madt.nr_x2apic, 1);
+	KUNIT_EXPECT_EQ(test, madt.apic_ids[1], 2);
+	KUNIT_EXPECT_EQ(test, madt.apic_ids[3], 256);
+	KUNIT_EXPECT_FALSE(test, madt.truncated);
+	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "SSDT") == NULL);
+}
+
+static void acpi_bad_rsdp(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	struct acpi_info info;
+
+	KUNIT_EXPECT_EQ(test, acpi_scan(0, &info), -1);
+	f->rsdp.checksum ^= 1;
+	KUNIT_EXPECT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), -1);
+	KUNIT_EXPECT_EQ(test, info.nr_problems, 1);
+	f->rsdp.checksum ^= 1;
+	f->rsdp.signature[0] = 'X';
+	KUNIT_EXPECT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), -1);
+}
+
+static void acpi_bad_xsdt_falls_back_to_rsdt(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	struct acpi_info info;
+
+	if ((u64)(uptr)f + sizeof(*f) > 0xffffffffull)
+		kunit_skip(test, "test tables above 4 GiB; the RSDT holds "
+				 "32-bit pointers");
+	f->xsdt[sizeof(struct acpi_table_header)] ^= 0xff; /* checksum now wrong */
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_EXPECT_FALSE(test, info.xsdt);
+	KUNIT_EXPECT_EQ(test, info.nr_tables, 3);
+	KUNIT_EXPECT_GE(test, info.nr_problems, 1);
+}
+
+static void acpi_bad_table_checksum_skipped(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	struct acpi_info info;
+
+	f->hpet[50] ^= 0x55;
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_tables, 2);
+	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "HPET") == NULL);
+	KUNIT_EXPECT_EQ(test, info.nr_problems, 1);
+}
+
+static void acpi_bad_lengths(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	struct acpi_table_header *h = (void *)f->fadt;
+	struct acpi_info info;
+	struct acpi_pm_timer pm;
+	struct acpi_madt_info madt;
+	u8 *last;
+
+	h->length = 3; /* shorter than a header */
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "FACP") == NULL);
+	KUNIT_EXPECT_EQ(test, acpi_parse_fadt_pm_timer(NULL, &pm), -1);
+
+	/* A MADT entry whose length runs past the table end. */
+	last = f->madt + sizeof(f->madt) - 16;
+	last[1] = 40;
+	seal(f->madt);
+	KUNIT_ASSERT_EQ(test, acpi_parse_madt((void *)f->madt, &madt), 0);
+	KUNIT_EXPECT_TRUE(test, madt.truncated);
+	KUNIT_EXPECT_EQ(test, madt.nr_enabled, 3);
+	/* A zero-length entry must not loop forever. */
+	last[1] = 0;
+	seal(f->madt);
+	KUNIT_ASSERT_EQ(test, acpi_parse_madt((void *)f->madt, &madt), 0);
+	KUNIT_EXPECT_TRUE(test, madt.truncated);
+}
+
+static const struct kunit_case acpi_cases[] = {
+	KUNIT_CASE(acpi_good_tables),
+	KUNIT_CASE(acpi_bad_rsdp),
+	KUNIT_CASE(acpi_bad_xsdt_falls_back_to_rsdt),
+	KUNIT_CASE(acpi_bad_table_checksum_skipped),
+	KUNIT_CASE(acpi_bad_lengths),
+};
+
+KUNIT_SUITE_DEFINE(acpi_suite, "acpi_tables", acpi_cases);
