@@ -28,8 +28,18 @@ void plat_free(void *p, size_t size);
 /* Largest single allocation that is likely to succeed, in bytes. */
 u64 plat_mem_available(void);
 
-/* Number of CPUs usable by run-on-CPU. */
+/* Number of CPUs usable by run-on-CPU; CPU 0 is the one running now. */
 unsigned int plat_cpu_count(void);
+
+/*
+ * Run fn(arg) on CPU @cpu (0 .. plat_cpu_count() - 1) and wait up to
+ * @timeout_us. 0 on success, -1 if it faulted, -2 on timeout, -3 if the
+ * CPU is not usable. The async form starts it; plat_wait_cpu() collects.
+ */
+int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
+		    u64 timeout_us);
+int plat_run_on_cpu_async(unsigned int cpu, void (*fn)(void *), void *arg);
+int plat_wait_cpu(unsigned int cpu, u64 timeout_us);
 
 /* "image" or "host": where this code runs. */
 const char *plat_name(void);

@@ -20,10 +20,29 @@ bool console_init(const struct ntb_options *o, bool hypervisor)
 			   o->console_baud);
 }
 
+/*
+ * One writer at a time, so lines from several CPUs do not interleave. The
+ * wait is bounded: a CPU that died holding the lock must not silence the
+ * others, so after ~100 ms a writer goes ahead anyway.
+ */
+static volatile u32 console_lock;
+#define CONSOLE_LOCK_SPINS 10000000u
+
 void plat_console_write(const char *s, size_t len)
 {
+	bool locked = false;
+
+	for (u32 i = 0; i < CONSOLE_LOCK_SPINS; i++) {
+		if (!__atomic_exchange_n(&console_lock, 1, __ATOMIC_ACQUIRE)) {
+			locked = true;
+			break;
+		}
+		cpu_relax();
+	}
 	serial_write(&console.uart, s, len);
 	if (console.debugcon)
 		for (size_t i = 0; i < len; i++)
 			outb(DEBUGCON_PORT, (u8)s[i]);
+	if (locked)
+		__atomic_store_n(&console_lock, 0, __ATOMIC_RELEASE);
 }

@@ -13,6 +13,7 @@
 #include "kernel/memory.h"
 #include "kernel/msr.h"
 #include "kernel/platform.h"
+#include "kernel/smp.h"
 #include "kernel/power.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
@@ -77,7 +78,7 @@ static void print_header(void)
 		"secure_boot=%s%s%s%s%s\n",
 		NTB_VERSION, c->brand, c->vendor, c->family, c->model,
 		c->stepping, ucode, (unsigned long long)tsc_cal.khz,
-		tsc_source_name(tsc_cal.source), kernel_nr_cpus,
+		tsc_source_name(tsc_cal.source), num_online_cpus(),
 		(unsigned long long)(kmem.ram_bytes >> 20), boot->fw_vendor,
 		boot->fw_revision, boot->uefi_revision >> 16,
 		(boot->uefi_revision & 0xffff) / 10,
@@ -114,6 +115,12 @@ static void print_header(void)
 		(unsigned long long)boot->rsdp, acpi.rsdp_revision, acpi.xsdt,
 		acpi.nr_tables, acpi.oem_id, madt.nr_enabled,
 		madt.nr_online_capable, madt.nr_x2apic);
+	kprintf("# smp present=%u wanted=%u online=%u failed=%u x2apic=%d "
+		"bsp_apic_id=%u trampoline=0x%llx%s%s\n",
+		smp_report.present, smp_report.wanted, num_online_cpus(),
+		smp_report.failed, smp_report.x2apic, smp_report.bsp_apic_id,
+		smp_report.trampoline, smp_report.why_not[0] ? " note=" : "",
+		smp_report.why_not);
 	for (u32 i = 0; i < acpi.nr_problems; i++)
 		kprintf("# acpi problem: %s\n", acpi.problems[i]);
 	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s\n",
@@ -161,6 +168,7 @@ void kernel_main(struct boot_info *bi)
 
 	idt_init();
 	load_gdt_idt();
+	smp_boot_cpu_init();
 	trap_fatal_hook = fatal_trap;
 
 	kprintf("KTAP version 1\n");
@@ -192,6 +200,7 @@ void kernel_main(struct boot_info *bi)
 	/* XCR0 changed: read the features again so AVX shows as usable. */
 	cpu_detect(&boot_cpu_data);
 	tsc_calibrate(hpet, &pm);
+	smp_init(&madt, run_options.smp, &bi->map);
 	print_header();
 
 	if (run_options.list) {

@@ -2,6 +2,7 @@
 /* The platform interface on bare metal (the rest is in console/memory). */
 #include "include/platform.h"
 #include "kernel/platform.h"
+#include "kernel/smp.h"
 #include "kernel/tsc.h"
 
 unsigned int kernel_nr_cpus = 1;
@@ -13,8 +14,23 @@ u64 plat_tsc_khz(void)
 
 unsigned int plat_cpu_count(void)
 {
-	/* Only the boot CPU runs code until the APs are brought up. */
-	return 1;
+	return num_online_cpus();
+}
+
+int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
+		    u64 timeout_us)
+{
+	return smp_call_on_cpu(cpu, fn, arg, timeout_us);
+}
+
+int plat_run_on_cpu_async(unsigned int cpu, void (*fn)(void *), void *arg)
+{
+	return smp_call_async(cpu, fn, arg);
+}
+
+int plat_wait_cpu(unsigned int cpu, u64 timeout_us)
+{
+	return smp_wait_cpu(cpu, timeout_us);
 }
 
 const char *plat_name(void)

@@ -6,6 +6,7 @@
  * fault on purpose, the fault is recorded) and the run goes on with the
  * next case. Outside a case the run bails out cleanly.
  */
+#include "kernel/smp.h"
 #include "kernel/traps.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
@@ -76,6 +77,13 @@ void do_exception(struct pt_regs *regs)
 	struct kunit *test = kunit_current();
 	char reason[96];
 
+	if (smp_processor_id() != 0) {
+		/* An AP: report with its number; the work item fails. */
+		kprintf("    # CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
+			smp_processor_id(), vector, trap_name(vector), regs->ip,
+			cr2);
+		smp_ap_fault(vector);
+	}
 	if (++nesting > 2) {
 		/* Faulting while reporting a fault: stop without printing. */
 		for (;;)

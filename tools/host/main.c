@@ -29,20 +29,25 @@ static void usage(const char *prog)
 
 static void pin_to_one_cpu(void)
 {
-	cpu_set_t set;
+	cpu_set_t set, one;
 
-	/* One CPU, so TSC reads and caches stay on one core. */
+	/*
+	 * The suites run on one CPU, so TSC reads and caches stay on one
+	 * core; the others are numbered for run-on-CPU work.
+	 */
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
 		for (int i = 0; i < CPU_SETSIZE; i++) {
 			if (CPU_ISSET(i, &set)) {
-				CPU_ZERO(&set);
-				CPU_SET(i, &set);
-				sched_setaffinity(0, sizeof(set), &set);
-				break;
+				host_cpus_init(i);
+				CPU_ZERO(&one);
+				CPU_SET(i, &one);
+				sched_setaffinity(0, sizeof(one), &one);
+				return;
 			}
 		}
 	}
+	host_cpus_init(0);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,9 @@
  * where the system has them), the TSC calibrated against CLOCK_MONOTONIC.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +113,110 @@ u64 plat_mem_available(void)
 	return (u64)pages * (u64)psz;
 }
 
+/*
+ * CPUs: the ones this process may run on, in affinity-mask order; CPU 0 is
+ * the one main() pinned itself to. Work on another CPU runs in a thread
+ * pinned there.
+ */
+#define HOST_MAX_CPUS 1024
+
+static int host_cpus[HOST_MAX_CPUS];
+static unsigned int host_nr_cpus;
+
+struct host_work {
+	pthread_t thread;
+	bool running;
+	void (*fn)(void *);
+	void *arg;
+	int cpu;
+};
+
+static struct host_work host_work[HOST_MAX_CPUS];
+
+void host_cpus_init(int first_cpu)
+{
+	cpu_set_t set;
+
+	host_nr_cpus = 0;
+	host_cpus[host_nr_cpus++] = first_cpu;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int i = 0; i < CPU_SETSIZE && host_nr_cpus < HOST_MAX_CPUS; i++)
+		if (CPU_ISSET(i, &set) && i != first_cpu)
+			host_cpus[host_nr_cpus++] = i;
+}
+
 unsigned int plat_cpu_count(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return host_nr_cpus ? host_nr_cpus : 1;
+}
 
-	return n > 0 ? (unsigned int)n : 1;
+static void *host_work_thread(void *p)
+{
+	struct host_work *w = p;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	w->fn(w->arg);
+	return NULL;
+}
+
+int plat_run_on_cpu_async(unsigned int cpu, void (*fn)(void *), void *arg)
+{
+	struct host_work *w;
+
+	if (cpu >= plat_cpu_count())
+		return -3;
+	w = &host_work[cpu];
+	if (w->running)
+		return -2;
+	w->fn = fn;
+	w->arg = arg;
+	w->cpu = host_cpus[cpu];
+	if (pthread_create(&w->thread, NULL, host_work_thread, w))
+		return -3;
+	w->running = true;
+	return 0;
+}
+
+int plat_wait_cpu(unsigned int cpu, u64 timeout_us)
+{
+	struct host_work *w;
+	struct timespec ts;
+	int rc;
+
+	if (cpu >= plat_cpu_count())
+		return -3;
+	w = &host_work[cpu];
+	if (!w->running)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_us / 1000000;
+	ts.tv_nsec += (timeout_us % 1000000) * 1000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	rc = pthread_timedjoin_np(w->thread, NULL, &ts);
+	if (rc == ETIMEDOUT)
+		return -2;
+	w->running = false;
+	return rc ? -3 : 0;
+}
+
+int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
+		    u64 timeout_us)
+{
+	int rc;
+
+	if (cpu == 0) {
+		fn(arg);
+		return 0;
+	}
+	rc = plat_run_on_cpu_async(cpu, fn, arg);
+	return rc ? rc : plat_wait_cpu(cpu, timeout_us);
 }
 
 const char *plat_name(void)

@@ -7,4 +7,7 @@
 /* Measure the TSC against CLOCK_MONOTONIC_RAW for @window_ms; kHz. */
 u64 host_calibrate_tsc(unsigned int window_ms);
 
+/* Number the usable CPUs, @first_cpu (where main runs) as CPU 0. */
+void host_cpus_init(int first_cpu);
+
 #endif

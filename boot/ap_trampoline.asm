@@ -1,0 +1,105 @@
+; SPDX-License-Identifier: GPL-2.0-only
+;
+; The application-processor trampoline. smp_init() copies this blob to a
+; free page below 1 MiB and fills in its parameter block; a SIPI then
+; starts the AP here in real mode at CS:IP = page:0. It goes to protected
+; mode with the blob's own GDT, turns on PAE and long mode with the kernel's
+; page tables (CR3 below 4 GiB), and calls the kernel's AP entry on the
+; stack it was given. One AP at a time uses the blob, so one parameter
+; block suffices.
+;
+; The blob is position independent: EBX holds its linear base from the
+; first instructions on, and the only absolute addresses (far jump targets
+; and the GDT base) are patched by smp_init() from the offsets recorded at
+; the start of the blob.
+
+bits 16
+section .rodata
+
+global ap_trampoline_start:data hidden
+global ap_trampoline_end:data hidden
+
+align 16
+ap_trampoline_start:
+	jmp short real_entry
+	align 8
+; Parameter block. Offsets are fixed: kernel/smp.c mirrors them.
+tr_offsets:				; +8: offsets C needs for patching
+	dd pm_entry - ap_trampoline_start
+	dd lm_entry - ap_trampoline_start
+	dd gdt - ap_trampoline_start
+	dd gdt_ptr - ap_trampoline_start
+tr_pm_far:				; +24: m16:32 to pm_entry (patched)
+	dd 0
+	dw 0x08
+	dw 0
+tr_lm_far:				; +32: m16:32 to lm_entry (patched)
+	dd 0
+	dw 0x18
+	dw 0
+tr_cr3:		dq 0			; +40
+tr_stack:	dq 0			; +48
+tr_entry:	dq 0			; +56: void entry(void *arg)
+tr_arg:		dq 0			; +64
+tr_alive:	dd 0			; +72: set to 1 when the AP reaches 64-bit
+		dd 0
+
+	align 8
+gdt:
+	dq 0
+	dq 0x00cf9a000000ffff		; 0x08: 32-bit code
+	dq 0x00cf92000000ffff		; 0x10: data
+	dq 0x00af9a000000ffff		; 0x18: 64-bit code
+gdt_end:
+gdt_ptr:
+	dw gdt_end - gdt - 1
+	dd 0				; linear base (patched)
+
+real_entry:
+	cli
+	cld
+	mov ax, cs
+	mov ds, ax
+	movzx ebx, ax
+	shl ebx, 4			; linear base of the blob
+	o32 lgdt [gdt_ptr - ap_trampoline_start]
+	mov eax, cr0
+	or eax, 1			; PE
+	mov cr0, eax
+	o32 jmp far [tr_pm_far - ap_trampoline_start]
+
+bits 32
+pm_entry:
+	mov ax, 0x10
+	mov ds, ax
+	mov es, ax
+	mov ss, ax
+	mov eax, cr4
+	or eax, 1 << 5			; PAE
+	mov cr4, eax
+	mov eax, [ebx + (tr_cr3 - ap_trampoline_start)]
+	mov cr3, eax
+	mov ecx, 0xc0000080		; EFER
+	rdmsr
+	or eax, 1 << 8			; LME
+	wrmsr
+	mov eax, cr0
+	or eax, 0x80000001		; PG | PE
+	mov cr0, eax
+	jmp far [ebx + (tr_lm_far - ap_trampoline_start)]
+
+bits 64
+lm_entry:
+	mov ebx, ebx			; upper half undefined after the switch
+	mov dword [rbx + (tr_alive - ap_trampoline_start)], 1
+	mov rsp, [rbx + (tr_stack - ap_trampoline_start)]
+	mov rdi, [rbx + (tr_arg - ap_trampoline_start)]
+	mov rax, [rbx + (tr_entry - ap_trampoline_start)]
+	xor ebp, ebp
+	call rax
+.hang:	cli
+	hlt
+	jmp .hang
+ap_trampoline_end:
+
+section .note.GNU-stack noalloc noexec nowrite progbits

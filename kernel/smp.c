@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86/cpu.h"
+#include "include/compiler.h"
+#include "include/platform.h"
+#include "kernel/apic.h"
+#include "kernel/delay.h"
+#include "kernel/desc.h"
+#include "kernel/fpu.h"
+#include "kernel/memory.h"
+#include "kernel/msr.h"
+#include "kernel/smp.h"
+#include "lib/options.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define MSR_GS_BASE 0xc0000101
+
+/* Offsets of the trampoline's parameter block (boot/ap_trampoline.asm). */
+#define TR_OFFSETS 8
+#define TR_PM_FAR 24
+#define TR_LM_FAR 32
+#define TR_CR3 40
+#define TR_STACK 48
+#define TR_ENTRY 56
+#define TR_ARG 64
+#define TR_ALIVE 72
+
+/* The SDM's INIT-SIPI-SIPI timing, and how long an AP may take to answer. */
+#define INIT_DELAY_US 10000
+#define SIPI_DELAY_US 200
+#define AP_ONLINE_TIMEOUT_US 200000
+#define IPI_SEND_TIMEOUT_US 1000
+
+extern const u8 ap_trampoline_start[];
+extern const u8 ap_trampoline_end[];
+
+struct smp_report smp_report;
+static struct percpu boot_cpu_area;
+static struct percpu *cpus[NR_CPUS_MAX];
+static unsigned int nr_online = 1;
+
+struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+
+	asm volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+struct percpu *per_cpu(u32 cpu)
+{
+	return cpu < NR_CPUS_MAX ? cpus[cpu] : NULL;
+}
+
+unsigned int num_online_cpus(void)
+{
+	return nr_online;
+}
+
+static void set_gs_base(struct percpu *p)
+{
+	p->self = p;
+	wrmsr_safe(MSR_GS_BASE, (u64)(uptr)p);
+}
+
+void smp_boot_cpu_init(void)
+{
+	boot_cpu_area.cpu = 0;
+	boot_cpu_area.state = CPU_ONLINE;
+	cpus[0] = &boot_cpu_area;
+	set_gs_base(&boot_cpu_area);
+}
+
+/* Runs the work item with a recovery point for faults. */
+static __noinline void ap_run_work(struct percpu *pc)
+{
+	pc->work_result = 0;
+	if (!ntb_setjmp(pc->fault_jmp)) {
+		pc->in_work = true;
+		barrier();
+		pc->fn(pc->arg);
+		barrier();
+	} else {
+		pc->work_result = -1;
+	}
+	pc->in_work = false;
+}
+
+static void __noreturn ap_main(void *arg)
+{
+	struct percpu *pc = arg;
+
+	load_gdt_idt();
+	set_gs_base(pc);
+	fpu_init();
+	lapic_sw_enable();
+	pc->done_seq = pc->work_seq;
+	barrier();
+	WRITE_ONCE(pc->state, CPU_ONLINE);
+
+	for (;;) {
+		u32 seq = READ_ONCE(pc->work_seq);
+
+		if (seq != pc->done_seq) {
+			ap_run_work(pc);
+			barrier();
+			WRITE_ONCE(pc->done_seq, seq);
+		}
+		cpu_relax();
+	}
+}
+
+void smp_ap_fault(int vector)
+{
+	struct percpu *pc = this_cpu();
+
+	if (!pc || pc->cpu == 0)
+		return;
+	if (pc->in_work) {
+		pc->in_work = false;
+		ntb_longjmp(pc->fault_jmp, 1);
+	}
+	WRITE_ONCE(pc->state, CPU_DEAD);
+	for (;;)
+		asm volatile("cli; hlt");
+}
+
+int smp_call_async(u32 cpu, void (*fn)(void *), void *arg)
+{
+	struct percpu *pc = per_cpu(cpu);
+
+	if (!pc)
+		return -3;
+	/* A CPU that was late but has since finished is usable again. */
+	if (pc->state == CPU_STUCK && READ_ONCE(pc->done_seq) == pc->work_seq)
+		pc->state = CPU_ONLINE;
+	if (pc->state != CPU_ONLINE)
+		return -3;
+	if (READ_ONCE(pc->done_seq) != pc->work_seq)
+		return -2; /* still busy with the last item */
+	pc->fn = fn;
+	pc->arg = arg;
+	barrier();
+	WRITE_ONCE(pc->work_seq, pc->work_seq + 1);
+	return 0;
+}
+
+int smp_wait_cpu(u32 cpu, u64 timeout_us)
+{
+	struct percpu *pc = per_cpu(cpu);
+	u64 deadline = deadline_after_us(timeout_us);
+
+	if (!pc)
+		return -3;
+	while (READ_ONCE(pc->done_seq) != READ_ONCE(pc->work_seq)) {
+		if (deadline_passed(deadline)) {
+			pc->state = CPU_STUCK;
+			return -2;
+		}
+		cpu_relax();
+	}
+	barrier();
+	return pc->work_result;
+}
+
+int smp_call_on_cpu(u32 cpu, void (*fn)(void *), void *arg, u64 timeout_us)
+{
+	int rc;
+
+	if (cpu == 0) {
+		fn(arg);
+		return 0;
+	}
+	rc = smp_call_async(cpu, fn, arg);
+	if (rc)
+		return rc;
+	return smp_wait_cpu(cpu, timeout_us);
+}
+
+/* A free page below 1 MiB for the real-mode entry. */
+static u64 find_trampoline_page(const struct phys_map *map)
+{
+	for (u32 i = 0; i < map->nr; i++) {
+		const struct phys_region *r = &map->regions[i];
+		u64 start = ALIGN_UP(max(r->base, 0x1000ull), SZ_4K);
+
+		if (r->type != PHYS_FREE && r->type != PHYS_BOOT_SERVICES)
+			continue;
+		if (start + SZ_4K <= r->base + r->size && start + SZ_4K <= 0x9f000)
+			return start;
+	}
+	return 0;
+}
+
+static bool wait_online(struct percpu *pc, u64 us)
+{
+	u64 deadline = deadline_after_us(us);
+
+	while (READ_ONCE(pc->state) != CPU_ONLINE) {
+		if (deadline_passed(deadline))
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static int start_ap(struct percpu *pc, u8 *tr)
+{
+	u32 vector = (u32)((uptr)tr >> 12), esr;
+	volatile u32 *alive = (volatile u32 *)(tr + TR_ALIVE);
+
+	memcpy(tr + TR_STACK, &pc->stack_top, 8);
+	memcpy(tr + TR_ARG, &pc, 8);
+	*alive = 0;
+	pc->state = CPU_STARTING;
+	barrier();
+
+	lapic_read_esr();
+	if (lapic_send_ipi(pc->apic_id, APIC_ICR_INIT | APIC_ICR_LEVEL_ASSERT,
+			   IPI_SEND_TIMEOUT_US)) {
+		kprintf("# smp: CPU apic_id=%u: INIT not delivered\n", pc->apic_id);
+		return -1;
+	}
+	udelay(INIT_DELAY_US);
+	for (int i = 0; i < 2; i++) {
+		/* A CPU already running ignores a second SIPI; skip it. */
+		if (*alive)
+			break;
+		lapic_read_esr();
+		if (lapic_send_ipi(pc->apic_id, APIC_ICR_STARTUP | vector,
+				   IPI_SEND_TIMEOUT_US)) {
+			kprintf("# smp: CPU apic_id=%u: SIPI not delivered\n",
+				pc->apic_id);
+			return -1;
+		}
+		udelay(SIPI_DELAY_US);
+		esr = lapic_read_esr() & 0xef;
+		if (esr)
+			kprintf("# smp: CPU apic_id=%u: APIC error 0x%x after SIPI\n",
+				pc->apic_id, esr);
+	}
+	if (wait_online(pc, AP_ONLINE_TIMEOUT_US))
+		return 0;
+	kprintf("# smp: CPU apic_id=%u did not come up within %u ms (%s)\n",
+		pc->apic_id, AP_ONLINE_TIMEOUT_US / 1000,
+		*alive ? "reached 64-bit mode, stopped before going online" :
+			 "no sign of life after INIT-SIPI-SIPI");
+	pc->state = CPU_FAILED;
+	/* Park it in wait-for-SIPI so a late start cannot share a stack. */
+	lapic_send_ipi(pc->apic_id, APIC_ICR_INIT | APIC_ICR_LEVEL_ASSERT,
+		       IPI_SEND_TIMEOUT_US);
+	return -1;
+}
+
+static u8 *prepare_trampoline(u64 page)
+{
+	u8 *tr = (u8 *)(uptr)page;
+	size_t len = ap_trampoline_end - ap_trampoline_start;
+	u32 off[4];
+	u64 cr3, entry = (u64)(uptr)ap_main;
+
+	memcpy(tr, ap_trampoline_start, len);
+	memcpy(off, tr + TR_OFFSETS, sizeof(off));
+	/* Absolute addresses inside the blob: the far jumps and GDT base. */
+	*(u32 *)(tr + TR_PM_FAR) = (u32)page + off[0];
+	*(u32 *)(tr + TR_LM_FAR) = (u32)page + off[1];
+	*(u32 *)(tr + off[3] + 2) = (u32)page + off[2];
+	asm volatile("mov %%cr3, %0" : "=r"(cr3));
+	memcpy(tr + TR_CR3, &cr3, 8);
+	memcpy(tr + TR_ENTRY, &entry, 8);
+	return tr;
+}
+
+void smp_init(const struct acpi_madt_info *madt, int smp,
+	      const struct phys_map *map)
+{
+	struct smp_report *r = &smp_report;
+	u64 cr3;
+	u8 *tr;
+
+	r->present = madt->nr_ids ? madt->nr_ids : 1;
+	r->wanted = smp == SMP_ALL ? r->present :
+		    smp == SMP_OFF ? 1 : min((u32)smp, r->present);
+	if (lapic_init()) {
+		ntb_snprintf(r->why_not, sizeof(r->why_not),
+			     "local APIC disabled by firmware");
+		return;
+	}
+	r->x2apic = lapic.x2apic;
+	r->bsp_apic_id = lapic_id();
+	boot_cpu_area.apic_id = r->bsp_apic_id;
+	if (r->wanted <= 1) {
+		ntb_snprintf(r->why_not, sizeof(r->why_not), "%s",
+			     smp == SMP_OFF ? "smp=off" : "one CPU");
+		return;
+	}
+	asm volatile("mov %%cr3, %0" : "=r"(cr3));
+	if (cr3 >= SZ_1G * 4) {
+		ntb_snprintf(r->why_not, sizeof(r->why_not),
+			     "page tables above 4 GiB (CR3 0x%llx)", cr3);
+		return;
+	}
+	r->trampoline = find_trampoline_page(map);
+	if (!r->trampoline) {
+		ntb_snprintf(r->why_not, sizeof(r->why_not),
+			     "no free page below 1 MiB for the trampoline");
+		return;
+	}
+	tr = prepare_trampoline(r->trampoline);
+
+	for (u32 i = 0; i < madt->nr_ids && nr_online < r->wanted; i++) {
+		u32 id = madt->apic_ids[i];
+		struct percpu *pc;
+		void *stack;
+
+		if (id == r->bsp_apic_id)
+			continue;
+		if (!lapic.x2apic && id > 0xfe) {
+			kprintf("# smp: CPU apic_id=%u needs x2APIC mode; skipped\n",
+				id);
+			r->failed++;
+			continue;
+		}
+		pc = plat_alloc_aligned(sizeof(*pc), 64);
+		stack = plat_alloc_aligned(AP_STACK_SIZE, 4096);
+		if (!pc || !stack) {
+			kprintf("# smp: out of memory for CPU apic_id=%u\n", id);
+			r->failed++;
+			break;
+		}
+		memset(pc, 0, sizeof(*pc));
+		pc->cpu = nr_online;
+		pc->apic_id = id;
+		pc->stack_top = (u64)(uptr)stack + AP_STACK_SIZE;
+		cpus[nr_online] = pc;
+		if (start_ap(pc, tr)) {
+			cpus[nr_online] = NULL;
+			r->failed++;
+			continue;
+		}
+		nr_online++;
+	}
+	r->online = nr_online;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Every CPU the platform offers really runs work: each reports its own
+ * APIC ID, all of them distinct; a fault on another CPU fails that work
+ * item and leaves the CPU usable; a timeout is reported, not waited out.
+ */
+#include "arch/x86/cpu.h"
+#include "arch/x86/tsc.h"
+#include "include/platform.h"
+#include "lib/kunit.h"
+#include "lib/timing.h"
+
+#define WORK_TIMEOUT_US 2000000
+
+struct id_slot {
+	u32 apic_id;
+	volatile u32 ran;
+};
+
+static u32 cpuid_apic_id(void)
+{
+	u32 a, b, c, d;
+
+	/* Leaf 0xB gives the full x2APIC ID where it exists. */
+	if (boot_cpu_data.max_leaf >= 0xb) {
+		cpuid_count(0xb, 0, &a, &b, &c, &d);
+		if (b)
+			return d;
+	}
+	cpuid_count(1, 0, &a, &b, &c, &d);
+	return b >> 24;
+}
+
+static void record_id(void *arg)
+{
+	struct id_slot *s = arg;
+
+	s->apic_id = cpuid_apic_id();
+	s->ran = 1;
+}
+
+static void smp_every_cpu_runs(struct kunit *test)
+{
+	unsigned int n = plat_cpu_count();
+	struct id_slot *slots = kunit_kzalloc(test, n * sizeof(*slots));
+
+	KUNIT_ASSERT_NOT_NULL(test, slots);
+	kunit_info(test, "%u CPUs", n);
+	for (unsigned int cpu = 0; cpu < n; cpu++) {
+		int rc = plat_run_on_cpu(cpu, record_id, &slots[cpu],
+					 WORK_TIMEOUT_US);
+
+		KUNIT_EXPECT_EQ(test, rc, 0);
+		KUNIT_EXPECT_EQ(test, slots[cpu].ran, 1);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int j = i + 1; j < n; j++)
+			if (slots[i].apic_id == slots[j].apic_id)
+				kunit_fail_at(test, __FILE__, __LINE__,
+					      "CPUs %u and %u both report APIC ID %u",
+					      i, j, slots[i].apic_id);
+}
+
+static void smp_all_at_once(struct kunit *test)
+{
+	unsigned int n = plat_cpu_count();
+	struct id_slot *slots = kunit_kzalloc(test, n * sizeof(*slots));
+
+	KUNIT_ASSERT_NOT_NULL(test, slots);
+	if (n < 2)
+		kunit_skip(test, "one CPU");
+	for (unsigned int cpu = 1; cpu < n; cpu++)
+		KUNIT_EXPECT_EQ(test, plat_run_on_cpu_async(cpu, record_id,
+							    &slots[cpu]),
+				0);
+	for (unsigned int cpu = 1; cpu < n; cpu++) {
+		KUNIT_EXPECT_EQ(test, plat_wait_cpu(cpu, WORK_TIMEOUT_US), 0);
+		KUNIT_EXPECT_EQ(test, slots[cpu].ran, 1);
+	}
+}
+
+static void provoke_ud(void *arg)
+{
+	asm volatile("ud2");
+}
+
+static void smp_fault_on_other_cpu(struct kunit *test)
+{
+	unsigned int cpu = plat_cpu_count() - 1;
+	struct id_slot slot = { 0 };
+
+	if (cpu == 0)
+		kunit_skip(test, "one CPU");
+	if (!plat_can_catch_faults())
+		kunit_skip(test, "this platform cannot catch faults");
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, provoke_ud, NULL,
+					      WORK_TIMEOUT_US),
+			-1);
+	/* The CPU is still usable afterwards. */
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, record_id, &slot,
+					      WORK_TIMEOUT_US),
+			0);
+	KUNIT_EXPECT_EQ(test, slot.ran, 1);
+}
+
+static void spin_20ms(void *arg)
+{
+	u64 end = rdtsc() + plat_tsc_khz() * 20;
+
+	while (rdtsc() < end)
+		asm volatile("pause");
+}
+
+static void smp_timeout_reported(struct kunit *test)
+{
+	unsigned int cpu = plat_cpu_count() - 1;
+
+	if (cpu == 0)
+		kunit_skip(test, "one CPU");
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, spin_20ms, NULL, 100), -2);
+	/* Once it finishes, the CPU takes work again. */
+	KUNIT_EXPECT_EQ(test, plat_wait_cpu(cpu, WORK_TIMEOUT_US), 0);
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, spin_20ms, NULL,
+					      WORK_TIMEOUT_US),
+			0);
+}
+
+static void smp_bad_cpu_number(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(plat_cpu_count(), record_id,
+					      NULL, 1000),
+			-3);
+}
+
+static const struct kunit_case smp_cases[] = {
+	KUNIT_CASE(smp_every_cpu_runs),
+	KUNIT_CASE(smp_all_at_once),
+	KUNIT_CASE(smp_fault_on_other_cpu),
+	KUNIT_CASE(smp_timeout_reported),
+	KUNIT_CASE(smp_bad_cpu_number),
+};
+
+KUNIT_SUITE_DEFINE(smp_suite, "smp", smp_cases);
