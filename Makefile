@@ -65,8 +65,8 @@ HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
 # version does, so a new commit rebuilds just the files that print it.
 $(B)/gen/version.h: FORCE
 	@mkdir -p $(dir $@)
-	@echo '#define NTB_VERSION "$(BUILD_VERSION)"' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	@echo '#define NTB_VERSION "$(BUILD_VERSION)"' > $@.$$$$.tmp; \
+	cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
 FORCE:
 $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h
 
@@ -117,6 +117,17 @@ $(B)/host/ntbench: $(HOST_BENCH_OBJS)
 	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $^ -o $@
 
 bench-host: $(B)/host/ntbench
+
+# libFuzzer target for __memcpy_flushcache()/memcpy_nocache() (host, clang).
+FUZZ_SRCS := tests/fuzz/copy_fuzz.c $(wildcard arch/x86/lib/*.c) arch/x86/cpu.c lib/printf.c
+$(B)/host/copy_fuzz: $(FUZZ_SRCS) $(wildcard arch/x86/lib/*.h arch/x86/*.h)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_SRCS) -o $@
+fuzz: $(B)/host/copy_fuzz
+fuzz-short: $(B)/host/copy_fuzz
+	@mkdir -p $(B)/host/copy_fuzz_corpus
+	$(B)/host/copy_fuzz -max_total_time=20 -artifact_prefix=$(B)/host/copy_fuzz- $(B)/host/copy_fuzz_corpus
+.PHONY: fuzz fuzz-short
 
 usb: $(B)/ntboot.img
 $(B)/ntboot.img: $(B)/BOOTX64.EFI tools/mkusb tools/ntboot.cfg.example
