@@ -6,6 +6,7 @@
  * then memory, then the timers the measurements depend on.
  */
 #include "arch/x86/cpu.h"
+#include "arch/x86/lib/clean_cache.h"
 #include "kernel/console.h"
 #include "kernel/desc.h"
 #include "kernel/fpu.h"
@@ -199,6 +200,7 @@ void kernel_main(struct boot_info *bi)
 	fpu_init();
 	/* XCR0 changed: read the features again so AVX shows as usable. */
 	cpu_detect(&boot_cpu_data);
+	clean_cache_init();
 	tsc_calibrate(hpet, &pm);
 	smp_init(&madt, run_options.smp, &bi->map);
 	print_header();

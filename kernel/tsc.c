@@ -86,9 +86,12 @@ static u64 measure_hpet(u64 base, unsigned int ms)
 		c = readq(h + HPET_COUNTER);
 	} while (c - c0 < want);
 	t1 = rdtsc_ordered();
-	/* kHz = cycles / (ticks * fs_per_tick * 1e-15 s) / 1000 */
-	return (u64)((unsigned __int128)(t1 - t0) * 1000000000000ull /
-		     ((unsigned __int128)(c - c0) * fs_per_tick));
+	/*
+	 * kHz = cycles / (ticks * fs_per_tick * 1e-15 s) / 1000. The elapsed
+	 * time in ns fits 64 bits easily (50 ms = 5e7 ns), and keeps the
+	 * arithmetic in 64 bits.
+	 */
+	return (t1 - t0) * 1000000ull / ((c - c0) * fs_per_tick / 1000000ull);
 }
 
 void tsc_calibrate(u64 hpet_base, const struct acpi_pm_timer *pm)

@@ -306,19 +306,40 @@ int kprintf(const char *fmt, ...)
 int ntb_fmt_fixed(char *buf, size_t size, u64 num, u64 den,
 		  unsigned int decimals)
 {
-	u64 scale = 1, whole, frac;
-	unsigned __int128 scaled;
+	char digits[24];
+	u64 whole, rem;
+	unsigned int i;
 
 	if (den == 0)
 		return ntb_snprintf(buf, size, "nan");
-	for (unsigned int i = 0; i < decimals; i++)
-		scale *= 10;
-	/* 128-bit intermediate: num * scale overflows for large byte counts. */
-	scaled = ((unsigned __int128)num * scale + den / 2) / den;
-	whole = (u64)(scaled / scale);
-	frac = (u64)(scaled % scale);
+	if (decimals > sizeof(digits) - 1)
+		decimals = sizeof(digits) - 1;
+	/* Long division keeps rem * 10 in 64 bits: scale huge divisors down. */
+	while (den > ~0ull / 10) {
+		den >>= 1;
+		num >>= 1;
+	}
+	whole = num / den;
+	rem = num % den;
+	for (i = 0; i < decimals; i++) {
+		rem *= 10;
+		digits[i] = (char)('0' + rem / den);
+		rem %= den;
+	}
+	/* Round half up, carrying through the digits into the whole part. */
+	if (rem >= den - rem) {
+		for (i = decimals; i > 0; i--) {
+			if (digits[i - 1] != '9') {
+				digits[i - 1]++;
+				break;
+			}
+			digits[i - 1] = '0';
+		}
+		if (i == 0)
+			whole++;
+	}
+	digits[decimals] = '\0';
 	if (!decimals)
-		return ntb_snprintf(buf, size, "%llu", (unsigned long long)whole);
-	return ntb_snprintf(buf, size, "%llu.%0*llu", (unsigned long long)whole,
-			    (int)decimals, (unsigned long long)frac);
+		return ntb_snprintf(buf, size, "%llu", whole);
+	return ntb_snprintf(buf, size, "%llu.%s", whole, digits);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arch/x86/cpu.h"
+#include "arch/x86/lib/clean_cache.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/options.h"
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
 
 	pin_to_one_cpu();
 	cpu_detect(&boot_cpu_data);
+	clean_cache_init();
 	host_calibrate_tsc(100);
 	cpu_format_features(features, sizeof(features));
 

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * __memcpy_flushcache(): the out-of-line part of memcpy_flushcache(), with
+ * the kernel's x86_64 algorithm (arch/x86/lib/usercopy_64.c there):
+ *
+ *   1. @dst not 8-byte aligned: cached copy of the bytes up to the next
+ *      8-byte boundary (or of everything, if less), then write back the
+ *      lines they touched with clean_cache_range();
+ *   2. 32 bytes a round: four 8-byte loads, then four MOVNTI;
+ *   3. 8 bytes a round: one load, one MOVNTI;
+ *   4. 4 bytes left or more: one 4-byte MOVNTI;
+ *   5. under 4 bytes left: cached copy, then clean_cache_range().
+ *
+ * There is no fence: the caller drains (SFENCE) when it needs the data
+ * ordered. The source may have any alignment.
+ */
+#include "arch/x86/lib/memcpy_flushcache.h"
+#include "arch/x86/lib/clean_cache.h"
+#include "lib/string.h"
+
+void __memcpy_flushcache(void *dst, const void *src, size_t cnt)
+{
+	uptr d = (uptr)dst;
+	uptr s = (uptr)src;
+
+	if (!IS_ALIGNED(d, 8)) {
+		size_t len = min(cnt, (size_t)(ALIGN_UP(d, 8) - d));
+
+		memcpy((void *)d, (const void *)s, len);
+		clean_cache_range((void *)d, len);
+		d += len;
+		s += len;
+		cnt -= len;
+		if (!cnt)
+			return;
+	}
+
+	while (cnt >= 32) {
+		/* All four loads come before the first store. */
+		u64 r0 = __nt_load_u64((const void *)s);
+		u64 r1 = __nt_load_u64((const void *)(s + 8));
+		u64 r2 = __nt_load_u64((const void *)(s + 16));
+		u64 r3 = __nt_load_u64((const void *)(s + 24));
+
+		movnti_store_u64((void *)d, r0);
+		movnti_store_u64((void *)(d + 8), r1);
+		movnti_store_u64((void *)(d + 16), r2);
+		movnti_store_u64((void *)(d + 24), r3);
+		d += 32;
+		s += 32;
+		cnt -= 32;
+	}
+
+	while (cnt >= 8) {
+		movnti_8((void *)d, (const void *)s);
+		d += 8;
+		s += 8;
+		cnt -= 8;
+	}
+
+	if (cnt >= 4) {
+		movnti_4((void *)d, (const void *)s);
+		d += 4;
+		s += 4;
+		cnt -= 4;
+	}
+
+	if (cnt) {
+		memcpy((void *)d, (const void *)s, cnt);
+		clean_cache_range((void *)d, cnt);
+	}
+}

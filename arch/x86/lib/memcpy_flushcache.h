@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * memcpy_flushcache(): copy so that the destination does not stay dirty in
+ * the CPU caches, the kernel's x86_64 primitive behind memcpy_nt().
+ *
+ *   movnti_4() .. movnti_64()   MOVNTI building blocks (any alignment)
+ *   memcpy_flushcache()         inline; constant sizes 4, 8, 16, 32, 48, 64,
+ *                               80 and 96 become straight MOVNTI sequences,
+ *                               anything else calls __memcpy_flushcache()
+ *   __memcpy_flushcache()       the out-of-line copy (memcpy_flushcache.c)
+ *
+ * Non-temporal stores are weakly ordered: nothing here fences. Whoever
+ * needs the data ordered before a later store (or seen by another CPU or
+ * a device) issues sfence(), memcpy_nt_drain() in memcpy_nt.h.
+ *
+ * Address arithmetic is done on integers so that the inline sequences carry
+ * no sanitizer checks of their own; the loads of the source go through
+ * __builtin_memcpy, which any alignment allows.
+ */
+#ifndef NTBOOT_ARCH_X86_LIB_MEMCPY_FLUSHCACHE_H
+#define NTBOOT_ARCH_X86_LIB_MEMCPY_FLUSHCACHE_H
+
+#include "include/compiler.h"
+#include "include/types.h"
+
+typedef u32 __attribute__((aligned(1), may_alias)) u32_unaligned;
+typedef u64 __attribute__((aligned(1), may_alias)) u64_unaligned;
+
+#define __nt_ptr(p, off) ((void *)((uptr)(p) + (off)))
+#define __nt_cptr(p, off) ((const void *)((uptr)(p) + (off)))
+
+static __always_inline u64 __nt_load_u64(const void *src)
+{
+	u64 v;
+
+	__builtin_memcpy(&v, src, sizeof(v));
+	return v;
+}
+
+static __always_inline u32 __nt_load_u32(const void *src)
+{
+	u32 v;
+
+	__builtin_memcpy(&v, src, sizeof(v));
+	return v;
+}
+
+/* One MOVNTI of a value already in a register. */
+static __always_inline void movnti_store_u32(void *dst, u32 v)
+{
+	asm volatile("movntil %1, %0"
+		     : "=m"(*(u32_unaligned *)dst)
+		     : "r"(v)
+		     : "memory");
+}
+
+static __always_inline void movnti_store_u64(void *dst, u64 v)
+{
+	asm volatile("movntiq %1, %0"
+		     : "=m"(*(u64_unaligned *)dst)
+		     : "r"(v)
+		     : "memory");
+}
+
+/* Copy 4/8/16/32/64 bytes @src -> @dst with MOVNTI stores. */
+static __always_inline void movnti_4(void *dst, const void *src)
+{
+	movnti_store_u32(dst, __nt_load_u32(src));
+}
+
+static __always_inline void movnti_8(void *dst, const void *src)
+{
+	movnti_store_u64(dst, __nt_load_u64(src));
+}
+
+static __always_inline void movnti_16(void *dst, const void *src)
+{
+	movnti_8(dst, src);
+	movnti_8(__nt_ptr(dst, 8), __nt_cptr(src, 8));
+}
+
+static __always_inline void movnti_32(void *dst, const void *src)
+{
+	movnti_16(dst, src);
+	movnti_16(__nt_ptr(dst, 16), __nt_cptr(src, 16));
+}
+
+static __always_inline void movnti_64(void *dst, const void *src)
+{
+	movnti_32(dst, src);
+	movnti_32(__nt_ptr(dst, 32), __nt_cptr(src, 32));
+}
+
+/*
+ * The kernel's algorithm (DESIGN.md): a cached copy up to the first 8-byte
+ * boundary of @dst whose lines are then cleaned with clean_cache_range(),
+ * a loop of 32 bytes (4 x MOVNTI-8), a loop of 8 bytes, one 4-byte MOVNTI,
+ * and a cached + cleaned tail under 4 bytes. No fence.
+ */
+void __memcpy_flushcache(void *dst, const void *src, size_t cnt);
+
+/*
+ * Sizes known at compile time that match a struct page (64, 80, 96 bytes)
+ * or a smaller power of two stay inline as MOVNTI sequences: no call, no
+ * head/tail handling, any alignment. The struct page template copy of the
+ * memmap model depends on this (seed 002).
+ */
+static __always_inline void memcpy_flushcache(void *dst, const void *src,
+					      size_t cnt)
+{
+	if (!__builtin_constant_p(cnt)) {
+		__memcpy_flushcache(dst, src, cnt);
+		return;
+	}
+
+	switch (cnt) {
+	case 4:
+		movnti_4(dst, src);
+		break;
+	case 8:
+		movnti_8(dst, src);
+		break;
+	case 16:
+		movnti_16(dst, src);
+		break;
+	case 32:
+		movnti_32(dst, src);
+		break;
+	case 48:
+		movnti_32(dst, src);
+		movnti_16(__nt_ptr(dst, 32), __nt_cptr(src, 32));
+		break;
+	case 64:
+		movnti_64(dst, src);
+		break;
+	case 80:
+		movnti_64(dst, src);
+		movnti_16(__nt_ptr(dst, 64), __nt_cptr(src, 64));
+		break;
+	case 96:
+		movnti_64(dst, src);
+		movnti_32(__nt_ptr(dst, 64), __nt_cptr(src, 64));
+		break;
+	default:
+		__memcpy_flushcache(dst, src, cnt);
+		break;
+	}
+}
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The bulk nocache copy of seed 004 and the copy-then-clean it replaced:
+ * byte for byte over every size 0..1024, destination offset 0..63 and
+ * source offset 0..7 (a strided subset in the image), the lines each one
+ * cleans, large copies, and the data readable after a drain, from the
+ * cache and from memory.
+ */
+#include "arch/x86/lib/memcpy_nocache.h"
+#include "arch/x86/lib/memcpy_nt.h"
+#include "arch/x86/special_insns.h"
+#include "include/platform.h"
+#include "lib/kunit.h"
+#include "lib/string.h"
+#include "tests/copy_lines.h"
+#include "tests/copy_matrix.h"
+
+static void nocache(void *dst, const void *src, size_t n)
+{
+	void *ret = memcpy_nocache(dst, src, n);
+
+	if (ret != dst)
+		kunit_fail_at(kunit_current(), __FILE__, __LINE__,
+			      "memcpy_nocache() returned %p, not dst %p", ret,
+			      dst);
+}
+
+static void matrix(struct kunit *test, const char *name,
+		   void (*fn)(void *, const void *, size_t), bool full)
+{
+	const struct copy_variant v = {
+		.name = name,
+		.copy = fn,
+		.needs_drain = true,
+	};
+	struct copy_matrix m;
+
+	if (full)
+		copy_matrix_init_full(&m, 1024);
+	else
+		copy_matrix_init(&m, 1024);
+	KUNIT_EXPECT_TRUE(test, copy_matrix_run(test, &v, &m));
+	kunit_info(test, "%lu cases (%s matrix: sizes 0..1024, dst offsets "
+		   "0..63, src offsets 0..7)", m.cases, copy_matrix_kind(&m));
+}
+
+static void nocache_matrix(struct kunit *test)
+{
+	/* Every case, in the image too (about 1 s under QEMU TCG). */
+	matrix(test, "memcpy_nocache", nocache, true);
+}
+
+static void copy_then_clean_matrix(struct kunit *test)
+{
+	matrix(test, "memcpy_then_clean", memcpy_then_clean, false);
+}
+
+/*
+ * memcpy_nocache() cleans only its cached head and tail, like
+ * __memcpy_flushcache(); memcpy_then_clean() cleans every line of @dst.
+ */
+static void cleaned_lines(struct kunit *test)
+{
+	u8 *buf = plat_alloc_aligned(4096, 4096);
+	u8 *src = plat_alloc_aligned(512, 64);
+	struct copy_lines got, want;
+	enum clean_cache_method old;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	copy_fill_src(src, 512);
+	old = copy_lines_start(&got);
+	for (size_t n = 0; n <= 300; n++) {
+		for (unsigned int off = 0; off < 130; off++) {
+			uptr dst = (uptr)buf + 64 + off;
+			bool nocache_ok, clean_ok;
+
+			copy_lines_reset(&got);
+			copy_lines_reset(&want);
+			memcpy_nocache((void *)dst, src + (off & 7), n);
+			copy_lines_expect_head_tail(&want, dst, n);
+			nocache_ok = copy_lines_equal(&got, &want);
+
+			copy_lines_reset(&got);
+			copy_lines_reset(&want);
+			memcpy_then_clean((void *)dst, src + (off & 7), n);
+			copy_lines_expect(&want, dst, n);
+			clean_ok = copy_lines_equal(&got, &want);
+			if (!nocache_ok || !clean_ok) {
+				copy_lines_stop(old);
+				kunit_fail_at(test, __FILE__, __LINE__,
+					      "n=%zu dst_off=%u: wrong lines "
+					      "cleaned by %s", n, off,
+					      nocache_ok ? "memcpy_then_clean" :
+							   "memcpy_nocache");
+				goto out;
+			}
+		}
+	}
+	copy_lines_stop(old);
+out:
+	plat_free(buf, 4096);
+	plat_free(src, 512);
+}
+
+static void large_copies(struct kunit *test)
+{
+	static const size_t sizes[] = { 4096, 4099, 65536 + 13, (1 << 20) + 7 };
+	const size_t len = (1 << 20) + 64;
+	u8 *dst = plat_alloc_aligned(len, 4096);
+	u8 *src = plat_alloc_aligned(len, 4096);
+	u8 *ref = plat_alloc_aligned(len, 4096);
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	copy_fill_src(src, len);
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		for (unsigned int off = 0; off < 3; off++) {
+			size_t n = sizes[k], doff = off * 21, soff = off * 3;
+
+			copy_fill_dst(dst, len);
+			copy_fill_dst(ref, len);
+			memcpy(ref + doff, src + soff, n);
+			memcpy_nocache(dst + doff, src + soff, n);
+			memcpy_nt_drain();
+			KUNIT_EXPECT_EQ(test, copy_first_diff(dst, ref, len),
+					len);
+		}
+	}
+	plat_free(dst, len);
+	plat_free(src, len);
+	plat_free(ref, len);
+}
+
+/*
+ * After memcpy_nt_drain() the copy is there for ordinary loads; after
+ * CLFLUSH of every line (so the next load comes from memory) still there:
+ * the non-temporal stores reached memory, none was lost in a
+ * write-combining buffer.
+ */
+static void drain_then_load(struct kunit *test)
+{
+	const size_t n = (4 << 20) + 5, len = n + 64;
+	u8 *dst = plat_alloc_aligned(len, 4096);
+	u8 *src = plat_alloc_aligned(len, 4096);
+	size_t d;
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	copy_fill_src(src, len);
+	copy_fill_dst(dst, len);
+	memcpy_nocache(dst + 3, src + 1, n);
+	memcpy_nt_drain();
+	d = copy_first_diff(dst + 3, src + 1, n);
+	KUNIT_EXPECT_EQ(test, d, n);
+
+	for (size_t off = 0; off < len; off += 64)
+		clflush(dst + off);
+	mfence();
+	d = copy_first_diff(dst + 3, src + 1, n);
+	KUNIT_EXPECT_EQ(test, d, n);
+	KUNIT_EXPECT_EQ(test, dst[2], copy_fill_byte(2));
+	KUNIT_EXPECT_EQ(test, dst[3 + n], copy_fill_byte(3 + n));
+	plat_free(dst, len);
+	plat_free(src, len);
+}
+
+static const struct kunit_case nocache_cases[] = {
+	KUNIT_CASE(nocache_matrix),
+	KUNIT_CASE(copy_then_clean_matrix),
+	KUNIT_CASE(cleaned_lines),
+	KUNIT_CASE(large_copies),
+	KUNIT_CASE(drain_then_load),
+};
+
+KUNIT_SUITE_DEFINE(nocache_copy_suite, "nocache_copy", nocache_cases);
