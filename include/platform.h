@@ -28,6 +28,9 @@ void plat_free(void *p, size_t size);
 /* Largest single allocation that is likely to succeed, in bytes. */
 u64 plat_mem_available(void);
 
+/* NUMA node of the memory at @p: 0 on one-node machines, -1 unknown. */
+int plat_numa_node_of(const void *p);
+
 /* Number of CPUs usable by run-on-CPU; CPU 0 is the one running now. */
 unsigned int plat_cpu_count(void);
 

@@ -7,17 +7,49 @@
 
 struct console_state console;
 
-bool console_init(const struct ntb_options *o, bool hypervisor)
+const char *console_source_name(enum console_source s)
 {
-	bool mmio = o->console == CONSOLE_MMIO32;
+	switch (s) {
+	case CONSOLE_FROM_OPTION:
+		return "option";
+	case CONSOLE_FROM_SPCR:
+		return "spcr";
+	default:
+		return "default";
+	}
+}
+
+bool console_init(const struct ntb_options *o,
+		  const struct acpi_spcr_info *spcr, bool hypervisor)
+{
+	enum uart_access access = UART_IO;
+	u64 addr = o->console_addr;
+	u32 baud = o->console_baud;
 
 	/* Port 0xe9 means nothing on real hardware: only under a hypervisor. */
 	console.debugcon = hypervisor;
 	console.uart_requested = o->console != CONSOLE_NONE;
-	if (!console.uart_requested)
+	if (!console.uart_requested) {
+		console.source = CONSOLE_FROM_OPTION;
 		return true;
-	return serial_init(&console.uart, mmio, o->console_addr,
-			   o->console_baud);
+	}
+	if (o->console != CONSOLE_AUTO) {
+		console.source = CONSOLE_FROM_OPTION;
+		access = o->console == CONSOLE_MMIO32 ? UART_MMIO32 :
+			 o->console == CONSOLE_MMIO8  ? UART_MMIO8 :
+							UART_IO;
+	} else if (spcr) {
+		console.source = CONSOLE_FROM_SPCR;
+		access = !spcr->mmio		 ? UART_IO :
+			 spcr->reg_width == 32 ? UART_MMIO32 :
+						 UART_MMIO8;
+		addr = spcr->address;
+		if (spcr->baud)
+			baud = spcr->baud;
+	} else {
+		console.source = CONSOLE_FROM_DEFAULT;
+	}
+	return serial_init(&console.uart, access, addr, baud);
 }
 
 /*

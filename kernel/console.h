@@ -10,17 +10,30 @@
 
 #include "include/types.h"
 #include "kernel/serial.h"
+#include "lib/acpi.h"
 #include "lib/options.h"
+
+enum console_source {
+	CONSOLE_FROM_OPTION,	/* console= */
+	CONSOLE_FROM_SPCR,	/* the firmware's ACPI SPCR table */
+	CONSOLE_FROM_DEFAULT,	/* COM1 */
+};
 
 struct console_state {
 	struct uart_16550 uart;
 	bool uart_requested;	/* console= did not say none */
+	enum console_source source;
 	bool debugcon;
 };
 
 extern struct console_state console;
 
-/* Set up the UART from the options. Returns false when it is missing. */
-bool console_init(const struct ntb_options *o, bool hypervisor);
+/*
+ * Set up the UART: console= when given, else the SPCR table's UART (@spcr
+ * may be NULL), else COM1 at 115200. Returns false when it is missing.
+ */
+bool console_init(const struct ntb_options *o,
+		  const struct acpi_spcr_info *spcr, bool hypervisor);
+const char *console_source_name(enum console_source s);
 
 #endif

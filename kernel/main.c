@@ -13,7 +13,6 @@
 #include "kernel/main.h"
 #include "kernel/memory.h"
 #include "kernel/msr.h"
-#include "kernel/platform.h"
 #include "kernel/smp.h"
 #include "kernel/power.h"
 #include "kernel/traps.h"
@@ -28,6 +27,7 @@
 static struct kunit_totals totals;
 static struct acpi_info acpi;
 static struct acpi_madt_info madt;
+static struct acpi_srat_info srat;
 static struct boot_info *boot;
 
 static void __noreturn finish(bool failed)
@@ -122,6 +122,16 @@ static void print_header(void)
 		smp_report.failed, smp_report.x2apic, smp_report.bsp_apic_id,
 		smp_report.trampoline, smp_report.why_not[0] ? " note=" : "",
 		smp_report.why_not);
+	kprintf("# console uart=%s,0x%llx baud=%u source=%s present=%d%s\n",
+		uart_access_name(console.uart.access), console.uart.base,
+		console.uart.baud, console_source_name(console.source),
+		console.uart.present, console.debugcon ? " debugcon=0xe9" : "");
+	kprintf("# numa nodes=%u", srat.nr_nodes);
+	for (u32 i = 0; i < srat.nr_nodes; i++)
+		kprintf(" node%u_cpus=%u node%u_mib=%llu", srat.node_ids[i],
+			srat.node_cpus[i], srat.node_ids[i],
+			srat.node_mem[i] >> 20);
+	kprintf("%s\n", srat.nr_nodes ? "" : " (no SRAT: one node)");
 	for (u32 i = 0; i < acpi.nr_problems; i++)
 		kprintf("# acpi problem: %s\n", acpi.problems[i]);
 	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s\n",
@@ -134,14 +144,29 @@ static void print_header(void)
 								  "poweroff"));
 }
 
+/*
+ * The firmware's console choice, read before anything is printed: the
+ * tables are plain memory, and the scan reports problems only into @acpi.
+ */
+static const struct acpi_spcr_info *firmware_console(struct acpi_spcr_info *spcr)
+{
+	if (acpi_scan(boot->rsdp, &acpi) ||
+	    acpi_parse_spcr(acpi_find(&acpi, "SPCR"), spcr))
+		return NULL;
+	return spcr;
+}
+
 static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 {
 	const struct acpi_table_header *t;
 
 	memset(pm, 0, sizeof(*pm));
 	*hpet = 0;
-	if (acpi_scan(boot->rsdp, &acpi))
+	if (!acpi.valid)
 		return;
+	t = acpi_find(&acpi, "SRAT");
+	if (t && acpi_parse_srat(t, &srat))
+		kprintf("# acpi: SRAT unusable\n");
 	t = acpi_find(&acpi, "FACP");
 	if (t && acpi_parse_fadt_pm_timer(t, pm))
 		kprintf("# acpi: FADT has no usable PM timer\n");
@@ -149,23 +174,25 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 	if (t && acpi_parse_hpet(t, hpet))
 		kprintf("# acpi: HPET table unusable\n");
 	t = acpi_find(&acpi, "APIC");
-	if (t && !acpi_parse_madt(t, &madt) && madt.nr_cpus)
-		kernel_nr_cpus = madt.nr_cpus;
+	if (t)
+		acpi_parse_madt(t, &madt);
 	if (madt.truncated)
 		kprintf("# acpi: MADT entry runs past the table end; rest ignored\n");
 }
 
 void kernel_main(struct boot_info *bi)
 {
+	struct acpi_spcr_info spcr_buf;
 	struct acpi_pm_timer pm;
 	char why[160];
 	const char *bad = NULL;
-	u64 hpet, mmio[2];
+	u64 hpet, mmio[3];
 
 	boot = bi;
 	run_options = bi->options;
 	cpu_detect(&boot_cpu_data);
-	console_init(&run_options, boot_cpu_has(X86_FEATURE_HYPERVISOR));
+	console_init(&run_options, firmware_console(&spcr_buf),
+		     boot_cpu_has(X86_FEATURE_HYPERVISOR));
 
 	idt_init();
 	load_gdt_idt();
@@ -174,10 +201,10 @@ void kernel_main(struct boot_info *bi)
 
 	kprintf("KTAP version 1\n");
 	if (console.uart_requested && !console.uart.present)
-		kprintf("# console: no UART at %s 0x%llx; output only on the "
-			"debug port\n",
-			run_options.console == CONSOLE_MMIO32 ? "mmio32" : "io",
-			(unsigned long long)run_options.console_addr);
+		kprintf("# console: no UART at %s 0x%llx (from %s); output only "
+			"on the debug port\n",
+			uart_access_name(console.uart.access), console.uart.base,
+			console_source_name(console.source));
 	if (bi->options_bad) {
 		kprintf("1..0\n");
 		bail_out(bi->options_error);
@@ -195,6 +222,10 @@ void kernel_main(struct boot_info *bi)
 	firmware_tables(&pm, &hpet);
 	mmio[0] = hpet;
 	mmio[1] = madt.lapic_base;
+	/* A memory-mapped console UART must stay mapped under our tables. */
+	mmio[2] = console.uart.present && console.uart.access != UART_IO ?
+			  console.uart.base :
+			  0;
 	if (memory_init(bi, mmio, ARRAY_SIZE(mmio), why, sizeof(why)))
 		bail_out(why);
 	fpu_init();
@@ -212,4 +243,11 @@ void kernel_main(struct boot_info *bi)
 	}
 	kunit_run_selected(run_options.suite, 1, &totals);
 	finish(false);
+}
+
+int plat_numa_node_of(const void *p)
+{
+	if (!srat.nr_nodes)
+		return 0;
+	return acpi_srat_node_of(&srat, (u64)(uptr)p);
 }

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The platform interface on bare metal (the rest is in console/memory). */
 #include "include/platform.h"
-#include "kernel/platform.h"
 #include "kernel/smp.h"
 #include "kernel/tsc.h"
-
-unsigned int kernel_nr_cpus = 1;
 
 u64 plat_tsc_khz(void)
 {

@@ -24,26 +24,44 @@
 #define UART_TX_POLLS 200000
 #define UART_MAX_TIMEOUTS 3
 
+const char *uart_access_name(enum uart_access a)
+{
+	return a == UART_MMIO32 ? "mmio32" : a == UART_MMIO8 ? "mmio" : "io";
+}
+
 static u8 uart_in(struct uart_16550 *u, unsigned int reg)
 {
-	if (u->mmio)
+	switch (u->access) {
+	case UART_MMIO32:
 		return (u8)readl((volatile void *)(uptr)(u->base + reg * 4));
-	return inb((u16)(u->base + reg));
+	case UART_MMIO8:
+		return *(volatile u8 *)(uptr)(u->base + reg);
+	default:
+		return inb((u16)(u->base + reg));
+	}
 }
 
 static void uart_out(struct uart_16550 *u, unsigned int reg, u8 v)
 {
-	if (u->mmio)
+	switch (u->access) {
+	case UART_MMIO32:
 		writel(v, (volatile void *)(uptr)(u->base + reg * 4));
-	else
+		break;
+	case UART_MMIO8:
+		*(volatile u8 *)(uptr)(u->base + reg) = v;
+		break;
+	default:
 		outb((u16)(u->base + reg), v);
+		break;
+	}
 }
 
-bool serial_init(struct uart_16550 *u, bool mmio, u64 base, u32 baud)
+bool serial_init(struct uart_16550 *u, enum uart_access access, u64 base,
+		 u32 baud)
 {
 	u16 div;
 
-	u->mmio = mmio;
+	u->access = access;
 	u->base = base;
 	u->baud = baud ? baud : 115200;
 	u->dead = false;

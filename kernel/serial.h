@@ -10,8 +10,14 @@
 
 #include "include/types.h"
 
+enum uart_access {
+	UART_IO,	/* I/O ports, one per register */
+	UART_MMIO8,	/* memory mapped, byte registers */
+	UART_MMIO32,	/* memory mapped, 32-bit registers 4 bytes apart */
+};
+
 struct uart_16550 {
-	bool mmio;
+	enum uart_access access;
 	u64 base;	/* I/O port or MMIO address */
 	u32 baud;
 	bool present;
@@ -23,7 +29,9 @@ struct uart_16550 {
  * Program 8N1 at @baud and check the UART is there (scratch register and
  * line status). Returns true if present.
  */
-bool serial_init(struct uart_16550 *u, bool mmio, u64 base, u32 baud);
+bool serial_init(struct uart_16550 *u, enum uart_access access, u64 base,
+		 u32 baud);
+const char *uart_access_name(enum uart_access a);
 void serial_write(struct uart_16550 *u, const char *s, size_t len);
 
 #endif

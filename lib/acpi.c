@@ -236,3 +236,130 @@ int acpi_parse_madt(const struct acpi_table_header *madt,
 	}
 	return 0;
 }
+
+/* SPCR offsets (Microsoft's Serial Port Console Redirection Table). */
+#define SPCR_INTERFACE_TYPE 36
+#define SPCR_BASE_ADDRESS 40
+#define SPCR_BAUD_RATE 58
+#define SPCR_TYPE_16550 0x00
+#define SPCR_TYPE_16450 0x01
+#define SPCR_TYPE_16550_GAS 0x12
+
+int acpi_parse_spcr(const struct acpi_table_header *spcr,
+		    struct acpi_spcr_info *out)
+{
+	static const u32 bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
+	struct acpi_generic_address gas;
+	const u8 *b = (const u8 *)spcr;
+	u8 type;
+
+	memset(out, 0, sizeof(*out));
+	if (!spcr || spcr->length < SPCR_BAUD_RATE + 1)
+		return -1;
+	type = b[SPCR_INTERFACE_TYPE];
+	out->interface_type = type;
+	if (type != SPCR_TYPE_16550 && type != SPCR_TYPE_16450 &&
+	    type != SPCR_TYPE_16550_GAS)
+		return -1;
+	memcpy(&gas, b + SPCR_BASE_ADDRESS, sizeof(gas));
+	if (!gas.address || gas.space_id > 1)
+		return -1;
+	out->mmio = gas.space_id == 0;
+	out->address = gas.address;
+	/* Access size 3 (dword) or a 32-bit register width: 32-bit MMIO. */
+	out->reg_width = (gas.access_width == 3 || gas.bit_width == 32) ? 32 : 8;
+	if (!out->mmio && (out->address > 0xfff8 || out->reg_width != 8))
+		return -1;
+	if (b[SPCR_BAUD_RATE] < ARRAY_SIZE(bauds))
+		out->baud = bauds[b[SPCR_BAUD_RATE]];
+	return 0;
+}
+
+#define SRAT_CPU_AFFINITY 0
+#define SRAT_MEM_AFFINITY 1
+#define SRAT_X2APIC_AFFINITY 2
+#define SRAT_ENABLED 1
+
+static int srat_node_index(struct acpi_srat_info *out, u32 domain)
+{
+	for (u32 i = 0; i < out->nr_nodes; i++)
+		if (out->node_ids[i] == domain)
+			return (int)i;
+	if (out->nr_nodes == ACPI_MAX_NUMA_NODES) {
+		out->truncated = true;
+		return -1;
+	}
+	out->node_ids[out->nr_nodes] = domain;
+	return (int)out->nr_nodes++;
+}
+
+int acpi_parse_srat(const struct acpi_table_header *srat,
+		    struct acpi_srat_info *out)
+{
+	const u8 *b = (const u8 *)srat, *end, *p;
+
+	memset(out, 0, sizeof(*out));
+	/* 12 reserved bytes follow the header. */
+	if (!srat || srat->length < sizeof(*srat) + 12)
+		return -1;
+	end = b + srat->length;
+	for (p = b + sizeof(*srat) + 12; p + 2 <= end; p += p[1]) {
+		u32 domain = 0, flags = 0;
+		int idx;
+
+		if (p[1] < 2 || p + p[1] > end) {
+			out->truncated = true;
+			break;
+		}
+		if (p[0] == SRAT_CPU_AFFINITY && p[1] >= 16) {
+			memcpy(&flags, p + 4, 4);
+			/* Domain bits 7:0 at 2, bits 31:8 at 9..11. */
+			domain = p[2] | (u32)p[9] << 8 | (u32)p[10] << 16 |
+				 (u32)p[11] << 24;
+			if (!(flags & SRAT_ENABLED))
+				continue;
+			idx = srat_node_index(out, domain);
+			if (idx >= 0)
+				out->node_cpus[idx]++;
+		} else if (p[0] == SRAT_X2APIC_AFFINITY && p[1] >= 24) {
+			memcpy(&domain, p + 4, 4);
+			memcpy(&flags, p + 12, 4);
+			if (!(flags & SRAT_ENABLED))
+				continue;
+			idx = srat_node_index(out, domain);
+			if (idx >= 0)
+				out->node_cpus[idx]++;
+		} else if (p[0] == SRAT_MEM_AFFINITY && p[1] >= 40) {
+			u64 base, len;
+
+			memcpy(&domain, p + 2, 4);
+			memcpy(&base, p + 8, 8);
+			memcpy(&len, p + 16, 8);
+			memcpy(&flags, p + 28, 4);
+			if (!(flags & SRAT_ENABLED) || !len)
+				continue;
+			idx = srat_node_index(out, domain);
+			if (idx < 0)
+				continue;
+			out->node_mem[idx] += len;
+			if (out->nr_ranges == ACPI_MAX_MEM_RANGES) {
+				out->truncated = true;
+				continue;
+			}
+			out->ranges[out->nr_ranges].base = base;
+			out->ranges[out->nr_ranges].size = len;
+			out->ranges[out->nr_ranges].node = domain;
+			out->nr_ranges++;
+		}
+	}
+	return 0;
+}
+
+int acpi_srat_node_of(const struct acpi_srat_info *srat, u64 pa)
+{
+	for (u32 i = 0; i < srat->nr_ranges; i++)
+		if (pa >= srat->ranges[i].base &&
+		    pa - srat->ranges[i].base < srat->ranges[i].size)
+			return (int)srat->ranges[i].node;
+	return -1;
+}

@@ -97,4 +97,40 @@ struct acpi_madt_info {
 int acpi_parse_madt(const struct acpi_table_header *madt,
 		    struct acpi_madt_info *out);
 
+/* SPCR: the firmware's serial console (Microsoft's table, in ACPI 6.x). */
+struct acpi_spcr_info {
+	u8 interface_type;	/* 0 = 16550, 1 = 16450, 0x12 = 16550 (GAS) */
+	bool mmio;		/* else I/O port */
+	u8 reg_width;		/* bits per register access: 8 or 32 */
+	u64 address;
+	u32 baud;		/* 0: leave as firmware set it */
+};
+
+/* 0 for a 16550-compatible UART we can drive, -1 otherwise. */
+int acpi_parse_spcr(const struct acpi_table_header *spcr,
+		    struct acpi_spcr_info *out);
+
+#define ACPI_MAX_NUMA_NODES 64
+#define ACPI_MAX_MEM_RANGES 128
+
+/* SRAT: which CPUs and which memory belong to which proximity domain. */
+struct acpi_srat_info {
+	u32 nr_nodes;			/* distinct enabled domains */
+	u32 node_ids[ACPI_MAX_NUMA_NODES];
+	u32 node_cpus[ACPI_MAX_NUMA_NODES];
+	u64 node_mem[ACPI_MAX_NUMA_NODES];	/* bytes */
+	u32 nr_ranges;
+	struct {
+		u64 base, size;
+		u32 node;
+	} ranges[ACPI_MAX_MEM_RANGES];
+	bool truncated;
+};
+
+int acpi_parse_srat(const struct acpi_table_header *srat,
+		    struct acpi_srat_info *out);
+
+/* The proximity domain of physical address @pa, or -1 when unknown. */
+int acpi_srat_node_of(const struct acpi_srat_info *srat, u64 pa);
+
 #endif

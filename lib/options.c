@@ -120,7 +120,10 @@ static int opt_runs_id(struct ntb_options *o, const char *v, size_t len,
 			   whylen);
 }
 
-/* console=ttyS0[,baud] | ttyS1..3 | io,0xPORT[,baud] | mmio32,0xADDR[,baud] | none */
+/*
+ * console=ttyS0[,baud] | ttyS1..3 | io,0xPORT[,baud] | mmio,0xADDR[,baud]
+ * (byte registers) | mmio32,0xADDR[,baud] (32-bit registers) | none
+ */
 static int opt_console(struct ntb_options *o, const char *v, size_t len,
 		       char *why, size_t whylen)
 {
@@ -138,7 +141,8 @@ static int opt_console(struct ntb_options *o, const char *v, size_t len,
 	if (head == 5 && !strncmp(v, "ttyS", 4) && v[4] >= '0' && v[4] <= '3') {
 		o->console = CONSOLE_IO;
 		o->console_addr = com_ports[v[4] - '0'];
-	} else if (word_eq(v, head, "io") || word_eq(v, head, "mmio32")) {
+	} else if (word_eq(v, head, "io") || word_eq(v, head, "mmio") ||
+		   word_eq(v, head, "mmio32")) {
 		const char *c2 = rest ? memchr(rest, ',', restlen) : NULL;
 		size_t alen = c2 ? (size_t)(c2 - rest) : restlen;
 
@@ -152,13 +156,16 @@ static int opt_console(struct ntb_options *o, const char *v, size_t len,
 				     (unsigned long long)addr);
 			return -1;
 		}
-		o->console = word_eq(v, head, "io") ? CONSOLE_IO : CONSOLE_MMIO32;
+		o->console = word_eq(v, head, "io")	  ? CONSOLE_IO :
+			     word_eq(v, head, "mmio") ? CONSOLE_MMIO8 :
+							CONSOLE_MMIO32;
 		o->console_addr = addr;
 		rest = c2 ? c2 + 1 : NULL;
 		restlen = c2 ? restlen - alen - 1 : 0;
 	} else {
 		ntb_snprintf(why, whylen,
-			     "expected ttyS0..3, io,0xPORT, mmio32,0xADDR or none");
+			     "expected ttyS0..3, io,0xPORT, mmio,0xADDR, "
+			     "mmio32,0xADDR or none");
 		return -1;
 	}
 	if (rest && (parse_u64(rest, restlen, &baud) || baud < 50 ||
@@ -348,7 +355,7 @@ static int opt_smp(struct ntb_options *o, const char *v, size_t len,
 
 static const struct opt_def opt_table[] = {
 	{ "suite", opt_suite, "suites to run: comma-separated globs (memcpy*,memmap*)" },
-	{ "console", opt_console, "ttyS0..3[,baud], io,0xPORT[,baud], mmio32,0xADDR[,baud], none" },
+	{ "console", opt_console, "ttyS0..3[,baud], io,0xPORT[,baud], mmio[32],0xADDR[,baud], none (default: ACPI SPCR, else COM1)" },
 	{ "namespace", opt_namespace, "modelled pmem namespace size (100G)" },
 	{ "runs", opt_runs, "timed runs per benchmark (30)" },
 	{ "layout", opt_layout, "struct page sizes: 64,80,96" },

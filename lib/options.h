@@ -16,6 +16,7 @@
 enum console_kind {
 	CONSOLE_AUTO,	/* firmware tables (SPCR) or COM1 */
 	CONSOLE_IO,	/* 16550 at an I/O port */
+	CONSOLE_MMIO8,	/* 16550 with byte-wide MMIO registers */
 	CONSOLE_MMIO32, /* 16550 with 32-bit MMIO registers */
 	CONSOLE_NONE,
 };

@@ -208,7 +208,83 @@ static void acpi_bad_lengths(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, madt.truncated);
 }
 
+static void acpi_spcr(struct kunit *test)
+{
+	u8 *t = kunit_kzalloc(test, 80);
+	struct acpi_spcr_info info;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	header(t, "SPCR", 80);
+	t[36] = 0x12;		/* 16550-compatible, GAS */
+	t[40] = 0;		/* memory space */
+	t[41] = 32;		/* 32-bit registers */
+	t[43] = 3;		/* dword access */
+	t[44 + 2] = 0x03;	/* 0xfe030000 */
+	t[44 + 3] = 0xfe;
+	t[58] = 6;		/* 57600 */
+	seal(t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_spcr((void *)t, &info), 0);
+	KUNIT_EXPECT_TRUE(test, info.mmio);
+	KUNIT_EXPECT_EQ(test, info.reg_width, 32);
+	KUNIT_EXPECT_EQ(test, info.address, 0xfe030000ull);
+	KUNIT_EXPECT_EQ(test, info.baud, 57600);
+
+	/* COM2 as an I/O port, baud "as is". */
+	memset(t + 36, 0, 44);
+	t[36] = 0;
+	t[40] = 1;
+	t[41] = 8;
+	t[44] = 0xf8;
+	t[45] = 0x02;
+	seal(t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_spcr((void *)t, &info), 0);
+	KUNIT_EXPECT_FALSE(test, info.mmio);
+	KUNIT_EXPECT_EQ(test, info.address, 0x2f8);
+	KUNIT_EXPECT_EQ(test, info.baud, 0);
+
+	/* A UART type we cannot drive (ARM PL011) and a missing table. */
+	t[36] = 0x03;
+	KUNIT_EXPECT_EQ(test, acpi_parse_spcr((void *)t, &info), -1);
+	KUNIT_EXPECT_EQ(test, acpi_parse_spcr(NULL, &info), -1);
+}
+
+static void acpi_srat(struct kunit *test)
+{
+	size_t len = 36 + 12 + 16 * 2 + 40 * 2 + 24;
+	u8 *t = kunit_kzalloc(test, len), *p;
+	struct acpi_srat_info info;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	header(t, "SRAT", len);
+	p = t + 48;
+	/* Two CPUs in domain 0 and 0x100 (high domain bytes at 9..11). */
+	p[0] = 0; p[1] = 16; p[2] = 0; p[3] = 0; p[4] = 1;
+	p += 16;
+	p[0] = 0; p[1] = 16; p[2] = 0; p[3] = 1; p[4] = 1; p[9] = 1;
+	p += 16;
+	/* Memory: 1 GiB at 0 in domain 0, 2 GiB at 4 GiB in 0x100. */
+	p[0] = 1; p[1] = 40; p[19] = 0x40; p[28] = 1;
+	p += 40;
+	p[0] = 1; p[1] = 40; p[3] = 1; p[12] = 1; p[19] = 0x80; p[28] = 1;
+	p += 40;
+	/* A disabled x2APIC entry is not counted. */
+	p[0] = 2; p[1] = 24; p[4] = 7;
+	seal(t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_srat((void *)t, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_nodes, 2);
+	KUNIT_EXPECT_EQ(test, info.node_cpus[0], 1);
+	KUNIT_EXPECT_EQ(test, info.node_ids[1], 0x100);
+	KUNIT_EXPECT_EQ(test, info.node_mem[0], 1ull << 30);
+	KUNIT_EXPECT_EQ(test, info.node_mem[1], 2ull << 30);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(&info, 0x1000), 0);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(&info, 5ull << 30), 0x100);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(&info, 2ull << 30), -1);
+	KUNIT_EXPECT_FALSE(test, info.truncated);
+}
+
 static const struct kunit_case acpi_cases[] = {
+	KUNIT_CASE(acpi_spcr),
+	KUNIT_CASE(acpi_srat),
 	KUNIT_CASE(acpi_good_tables),
 	KUNIT_CASE(acpi_bad_rsdp),
 	KUNIT_CASE(acpi_bad_xsdt_falls_back_to_rsdt),

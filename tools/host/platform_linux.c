@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,6 +218,17 @@ int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
 	}
 	rc = plat_run_on_cpu_async(cpu, fn, arg);
 	return rc ? rc : plat_wait_cpu(cpu, timeout_us);
+}
+
+int plat_numa_node_of(const void *p)
+{
+	void *page = (void *)((uptr)p & ~(uptr)4095);
+	int status = -1;
+
+	/* move_pages() with no target nodes only reports where pages are. */
+	if (syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0))
+		return -1;
+	return status >= 0 ? status : -1;
 }
 
 const char *plat_name(void)
