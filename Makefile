@@ -41,6 +41,7 @@ HOST_TEST_OBJS := $(HOST_SRCS:%.c=$(B)/host-test/%.o)
 HOST_BENCH_OBJS := $(HOST_SRCS:%.c=$(B)/host-bench/%.o)
 
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Wno-sign-compare \
 	-Wvla -Wshadow=local -Werror=implicit-function-declaration
 COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -I$(B)/gen -fno-strict-aliasing
 

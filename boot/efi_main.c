@@ -8,6 +8,7 @@
  */
 #include <efi.h>
 
+#include "boot/efi_gop.h"
 #include "boot/efi_main.h"
 #include "boot/efi_memmap.h"
 #include "boot/efi_options.h"
@@ -171,6 +172,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	bi->fw_revision = st->FirmwareRevision;
 	bi->uefi_revision = st->Hdr.Revision;
 	find_acpi_rsdp(st, bi);
+	efi_gop_query(st, &bi->fb);
 	read_secure_boot(st, bi);
 
 	efi_load_options(image, st, bi);

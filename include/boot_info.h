@@ -19,6 +19,16 @@ enum secure_boot_state {
 	SECURE_BOOT_SETUP = 2, /* setup mode: no platform key enrolled */
 };
 
+/* The UEFI GOP framebuffer, for the screen console. */
+struct boot_framebuffer {
+	u64 base;		/* 0: none (no GOP, or a blt-only mode) */
+	u64 size;
+	u32 width, height;
+	u32 stride;		/* pixels per scan line */
+	/* Bit positions of the 8-bit colour fields in a 32-bit pixel. */
+	u8 red_shift, green_shift, blue_shift;
+};
+
 struct boot_info {
 	/* Physical memory, converted from the final UEFI memory map. */
 	struct phys_map map;
@@ -32,6 +42,8 @@ struct boot_info {
 	u32 fw_revision;
 	u32 uefi_revision;
 	enum secure_boot_state secure_boot;
+
+	struct boot_framebuffer fb;
 
 	u64 image_base;
 	u64 image_size;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "include/platform.h"
 #include "kernel/console.h"
+#include "kernel/fbcon.h"
 #include "kernel/io.h"
 
 #define DEBUGCON_PORT 0xe9
@@ -72,6 +73,7 @@ void plat_console_write(const char *s, size_t len)
 		cpu_relax();
 	}
 	serial_write(&console.uart, s, len);
+	fbcon_write(s, len);
 	if (console.debugcon)
 		for (size_t i = 0; i < len; i++)
 			outb(DEBUGCON_PORT, (u8)s[i]);

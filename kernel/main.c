@@ -9,10 +9,12 @@
 #include "arch/x86/lib/clean_cache.h"
 #include "kernel/console.h"
 #include "kernel/desc.h"
+#include "kernel/fbcon.h"
 #include "kernel/fpu.h"
 #include "kernel/main.h"
 #include "kernel/memory.h"
 #include "kernel/msr.h"
+#include "kernel/pat.h"
 #include "kernel/smp.h"
 #include "kernel/power.h"
 #include "kernel/traps.h"
@@ -32,9 +34,25 @@ static struct boot_info *boot;
 
 static void __noreturn finish(bool failed)
 {
+	failed = failed || totals.failed;
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
-	kernel_finish(run_options.on_finish, failed || totals.failed);
+	if (run_options.on_finish == FINISH_HALT && fbcon_present()) {
+		struct fbcon_summary s = {
+			.version = NTB_VERSION,
+			.passed = totals.passed,
+			.failed = totals.failed,
+			.skipped = totals.skipped,
+			.verdict = failed ? "FAIL" : "PASS",
+			.failed_names = kunit_failed_names(),
+			.nr_failed_names = kunit_nr_failed_names(),
+			.footer = "  halted (on_finish=halt); the serial log "
+				  "has the full report",
+		};
+
+		fbcon_show_summary(&s);
+	}
+	kernel_finish(run_options.on_finish, failed);
 }
 
 /* A fault outside any test case, or a setup step that cannot go on. */
@@ -126,6 +144,12 @@ static void print_header(void)
 		uart_access_name(console.uart.access), console.uart.base,
 		console.uart.baud, console_source_name(console.source),
 		console.uart.present, console.debugcon ? " debugcon=0xe9" : "");
+	if (fbcon_present())
+		kprintf("# screen %ux%u stride=%u fb=0x%llx\n", boot->fb.width,
+			boot->fb.height, boot->fb.stride, boot->fb.base);
+	else
+		kprintf("# screen none%s\n", boot->fb.base ? " (no memory)" :
+							   " (no GOP framebuffer)");
 	kprintf("# numa nodes=%u", srat.nr_nodes);
 	for (u32 i = 0; i < srat.nr_nodes; i++)
 		kprintf(" node%u_cpus=%u node%u_mib=%llu", srat.node_ids[i],
@@ -226,8 +250,11 @@ void kernel_main(struct boot_info *bi)
 	mmio[2] = console.uart.present && console.uart.access != UART_IO ?
 			  console.uart.base :
 			  0;
+	pat_init();
 	if (memory_init(bi, mmio, ARRAY_SIZE(mmio), why, sizeof(why)))
 		bail_out(why);
+	if (bi->fb.base && !memory_map_wc(bi->fb.base, bi->fb.size))
+		fbcon_init(&bi->fb);
 	fpu_init();
 	/* XCR0 changed: read the features again so AVX shows as usable. */
 	cpu_detect(&boot_cpu_data);

@@ -2,6 +2,7 @@
 #include "arch/x86/cpu.h"
 #include "include/platform.h"
 #include "kernel/memory.h"
+#include "kernel/pat.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -95,6 +96,22 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 		frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_BOOT_SERVICES);
 	kmem.free_at_start = kmem.fa.free_bytes;
 	return 0;
+}
+
+int memory_map_wc(u64 base, u64 size)
+{
+	struct pgtable_alloc pa = { .alloc_table = alloc_table,
+				    .ctx = &kmem.fa };
+	u64 start = ALIGN_DOWN(base, SZ_4K);
+	u64 end = ALIGN_UP(base + size, SZ_4K);
+	int rc;
+
+	rc = pgtable_map_range(kmem.pml4, start, end - start,
+			       _PAGE_PRESENT | _PAGE_RW | _PAGE_CACHE_WC, &pa,
+			       &kmem.pt_stats);
+	/* Reload CR3: the old translations may be cached in the TLB. */
+	write_cr3((u64)(uptr)kmem.pml4);
+	return rc;
 }
 
 void *plat_alloc_aligned(size_t size, size_t align)

@@ -8,6 +8,7 @@
 #include "kernel/fpu.h"
 #include "kernel/memory.h"
 #include "kernel/msr.h"
+#include "kernel/pat.h"
 #include "kernel/smp.h"
 #include "lib/options.h"
 #include "lib/printf.h"
@@ -92,6 +93,7 @@ static void __noreturn ap_main(void *arg)
 
 	load_gdt_idt();
 	set_gs_base(pc);
+	pat_init();
 	fpu_init();
 	lapic_sw_enable();
 	pc->done_seq = pc->work_seq;

@@ -17,6 +17,30 @@ extern const struct kunit_suite *const __stop_ntb_suites[];
 
 static struct kunit *current_test;
 
+static char failed_names[KUNIT_MAX_FAILED_NAMES][64];
+static const char *failed_name_ptrs[KUNIT_MAX_FAILED_NAMES];
+static unsigned int nr_failed_names;
+
+unsigned int kunit_nr_failed_names(void)
+{
+	return nr_failed_names;
+}
+
+const char *const *kunit_failed_names(void)
+{
+	return failed_name_ptrs;
+}
+
+static void remember_failure(const char *suite, const char *name)
+{
+	if (nr_failed_names == KUNIT_MAX_FAILED_NAMES)
+		return;
+	ntb_snprintf(failed_names[nr_failed_names], sizeof(failed_names[0]),
+		     "%s.%s", suite, name);
+	failed_name_ptrs[nr_failed_names] = failed_names[nr_failed_names];
+	nr_failed_names++;
+}
+
 #define KUNIT_MAX_ALLOCS 32
 static struct {
 	void *ptr;
@@ -274,8 +298,10 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 			(unsigned long long)cycles_to_ns(t1 - t0) / 1000);
 		print_result(2, i + 1, c->name, test.status,
 			     test.status_comment);
-		if (test.status == KUNIT_FAILURE)
+		if (test.status == KUNIT_FAILURE) {
 			fail++;
+			remember_failure(suite->name, c->name);
+		}
 		else if (test.status == KUNIT_SKIPPED)
 			skip++;
 		else

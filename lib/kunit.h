@@ -87,6 +87,14 @@ bool kunit_filter_matches_any(const char *filter, const char **bad_word);
 unsigned int kunit_run_selected(const char *filter, unsigned int first_index,
 				struct kunit_totals *totals);
 
+/*
+ * The first failed cases of the run as "suite.case", for end-of-run
+ * summaries (the screen console shows them).
+ */
+#define KUNIT_MAX_FAILED_NAMES 32
+unsigned int kunit_nr_failed_names(void);
+const char *const *kunit_failed_names(void);
+
 /* The case being run now, or NULL: used by the fault handler. */
 struct kunit *kunit_current(void);
 
