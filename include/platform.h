@@ -28,6 +28,12 @@ void plat_free(void *p, size_t size);
 /* Largest single allocation that is likely to succeed, in bytes. */
 u64 plat_mem_available(void);
 
+/*
+ * The APERF and MPERF counters of the calling CPU (their ratio is the
+ * effective frequency over the TSC's). 0, or -1 when not readable.
+ */
+int plat_read_aperf_mperf(u64 *aperf, u64 *mperf);
+
 /* NUMA node of the memory at @p: 0 on one-node machines, -1 unknown. */
 int plat_numa_node_of(const void *p);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The platform interface on bare metal (the rest is in console/memory). */
 #include "include/platform.h"
+#include "arch/x86/cpu.h"
+#include "kernel/msr.h"
 #include "kernel/smp.h"
 #include "kernel/tsc.h"
 
@@ -38,4 +40,14 @@ const char *plat_name(void)
 bool plat_can_catch_faults(void)
 {
 	return true;
+}
+
+int plat_read_aperf_mperf(u64 *aperf, u64 *mperf)
+{
+	if (!boot_cpu_has(X86_FEATURE_APERFMPERF))
+		return -1;
+	if (rdmsr_safe(MSR_IA32_APERF, aperf) ||
+	    rdmsr_safe(MSR_IA32_MPERF, mperf))
+		return -1;
+	return 0;
 }

@@ -220,6 +220,15 @@ int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
 	return rc ? rc : plat_wait_cpu(cpu, timeout_us);
 }
 
+/*
+ * APERF/MPERF need ring 0; /dev/cpu/N/msr would do as root with the msr
+ * module, but a benchmark must not depend on that: report "unknown".
+ */
+int plat_read_aperf_mperf(u64 *aperf, u64 *mperf)
+{
+	return -1;
+}
+
 int plat_numa_node_of(const void *p)
 {
 	void *page = (void *)((uptr)p & ~(uptr)4095);
