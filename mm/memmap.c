@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The modelled namespace memmap: configuration, memory, the strategy
+ * table, and memmap_verify(), which checks a memmap against a model of
+ * the result written down field by field from the kernel's rules, not by
+ * running the code that wrote it.
+ */
+#include "mm/memmap.h"
+#include "arch/x86/lib/copy_variant.h"
+#include "include/platform.h"
+#include "lib/options.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+#include "mm/mm_init.h"
+
+const struct memmap_strategy memmap_strategies[] = {
+	{ "slow", "__init_zone_device_page() for every pfn (no template)",
+	  MEMMAP_SLOW, NULL, false },
+	{ "tmpl_memcpy", "template, cached memcpy() of sizeof(struct page)",
+	  MEMMAP_TMPL_MEMCPY, "memcpy", false },
+	{ "tmpl_nt_generic",
+	  "template, memcpy_nt() as a __memcpy_flushcache() call",
+	  MEMMAP_TMPL_NT_GENERIC, "flushcache", true },
+	{ "tmpl_nt_fixed",
+	  "template, memcpy_nt() of a constant size: inline MOVNTI",
+	  MEMMAP_TMPL_NT_FIXED, "flushcache_%u", true },
+	{ "tmpl_nocache", "template, memcpy_nocache() call",
+	  MEMMAP_TMPL_NOCACHE, "nocache", true },
+	{ "tmpl_sse2_nt", "template, SSE2 MOVNTDQ copy",
+	  MEMMAP_TMPL_SSE2_NT, "sse2_nt", true },
+	{ "tmpl_avx_nt", "template, AVX VMOVNTDQ copy",
+	  MEMMAP_TMPL_AVX_NT, "avx_nt", true },
+	{ "tmpl_avx512_nt", "template, AVX-512 VMOVNTDQ copy",
+	  MEMMAP_TMPL_AVX512_NT, "avx512_nt", true },
+	{ "tmpl_movdir64b", "template, one MOVDIR64B per 64-byte page",
+	  MEMMAP_TMPL_MOVDIR64B, "movdir64b", true },
+	{ "fill_mov", "runs of pages from a template in registers, MOV",
+	  MEMMAP_FILL_MOV, "tmpl_mov_%u", false },
+	{ "fill_movnti", "runs of pages from a template in registers, MOVNTI",
+	  MEMMAP_FILL_MOVNTI, "tmpl_movnti_%u", true },
+	{ "fill_sse2", "runs of pages from a template in xmm, MOVNTDQ",
+	  MEMMAP_FILL_SSE2, "tmpl_sse2_%u", true },
+	{ "fill_avx", "runs of pages from a template in ymm, VMOVNTDQ",
+	  MEMMAP_FILL_AVX, "tmpl_avx_%u", true },
+	{ "fill_avx512", "runs of pages from a template in zmm, VMOVNTDQ",
+	  MEMMAP_FILL_AVX512, "tmpl_avx512_%u", true },
+};
+
+const unsigned int memmap_nr_strategies = ARRAY_SIZE(memmap_strategies);
+
+const struct memmap_strategy *memmap_strategy_find(const char *name)
+{
+	const struct memmap_strategy *s;
+
+	if (!name)
+		name = "slow";
+	for_each_memmap_strategy(s)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+/* The largest power of two every struct page address is a multiple of. */
+static unsigned int page_address_align(const struct page_layout *l)
+{
+	return l->size & -l->size;
+}
+
+bool memmap_strategy_usable(const struct memmap_strategy *s,
+			    const struct page_layout *l, char *why,
+			    size_t len)
+{
+	const struct copy_variant *v;
+	char name[32];
+
+	if (len)
+		why[0] = '\0';
+	if (s->variant) {
+		ntb_snprintf(name, sizeof(name), s->variant, l->size);
+		v = copy_variant_find(name);
+		if (!v) {
+			ntb_snprintf(why, len, "no copy variant %s", name);
+			return false;
+		}
+		if (!copy_variant_usable(v, why, len))
+			return false;
+		if (l->size < v->min_size ||
+		    l->size > copy_variant_max_size(v) ||
+		    l->size % copy_variant_size_step(v) ||
+		    page_address_align(l) % copy_variant_dst_align(v)) {
+			ntb_snprintf(why, len,
+				     "%s does not serve %u-byte struct pages",
+				     name, l->size);
+			return false;
+		}
+	}
+	if (!memmap_init_lookup(s->copy, l->id)) {
+		ntb_snprintf(why, len, "%s not built for the %s layout",
+			     s->name, l->name);
+		return false;
+	}
+	return true;
+}
+
+int memmap_mode_order(u32 mode)
+{
+	switch (mode) {
+	case MODE_FSDAX:
+		return MEMMAP_ORDER_FSDAX;
+	case MODE_DEVDAX2M:
+		return MEMMAP_ORDER_DEVDAX_2M;
+	case MODE_DEVDAX1G:
+		return MEMMAP_ORDER_DEVDAX_1G;
+	default:
+		return -1;
+	}
+}
+
+const char *memmap_mode_name(unsigned int order)
+{
+	switch (order) {
+	case MEMMAP_ORDER_FSDAX:
+		return "fsdax";
+	case MEMMAP_ORDER_DEVDAX_2M:
+		return "devdax2m";
+	case MEMMAP_ORDER_DEVDAX_1G:
+		return "devdax1g";
+	default:
+		return "devdax";
+	}
+}
+
+void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
+			unsigned int order, enum memory_type type,
+			unsigned long start_pfn, unsigned long nr_pages)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->layout = layout;
+	cfg->order = order;
+	cfg->type = type;
+	cfg->start_pfn = start_pfn;
+	cfg->nr_pages = nr_pages;
+	cfg->strategy = "slow";
+	cfg->drain = true;
+	cfg->vmemmap_optimize = true;
+}
+
+void memmap_config_namespace(struct memmap_config *cfg,
+			     enum page_layout_id layout, unsigned int order,
+			     u64 bytes)
+{
+	memmap_config_init(cfg, layout, order,
+			   order ? MEMORY_DEVICE_GENERIC : MEMORY_DEVICE_FS_DAX,
+			   MEMMAP_DEFAULT_START_PFN, bytes >> PAGE_SHIFT);
+}
+
+/* Where device pages start: after the altmap's reserve and free pfns. */
+static unsigned long memmap_first_pfn(const struct memmap_config *cfg)
+{
+	if (!cfg->altmap)
+		return cfg->start_pfn;
+	return cfg->start_pfn + cfg->altmap_reserve + cfg->altmap_free;
+}
+
+int memmap_config_check(const struct memmap_config *cfg, char *why,
+			size_t len)
+{
+	unsigned long first, nr, tail;
+
+	if (cfg->layout >= NR_PAGE_LAYOUTS) {
+		ntb_snprintf(why, len, "no struct page layout %d", cfg->layout);
+		return -1;
+	}
+	if (cfg->order > 20) {
+		ntb_snprintf(why, len, "folio order %u too large", cfg->order);
+		return -1;
+	}
+	if (cfg->type < MEMORY_TYPE_FIRST || cfg->type > MEMORY_TYPE_LAST) {
+		ntb_snprintf(why, len, "no memory type %d", cfg->type);
+		return -1;
+	}
+	if (!cfg->nr_pages || cfg->start_pfn + cfg->nr_pages < cfg->start_pfn) {
+		ntb_snprintf(why, len, "empty or wrapping pfn range");
+		return -1;
+	}
+	if (cfg->nid < 0 || (unsigned long)cfg->nid > NODES_MASK) {
+		ntb_snprintf(why, len, "node %d does not fit page->flags",
+			     cfg->nid);
+		return -1;
+	}
+	first = memmap_first_pfn(cfg);
+	if (first >= cfg->start_pfn + cfg->nr_pages) {
+		ntb_snprintf(why, len, "the altmap covers the whole range");
+		return -1;
+	}
+	/*
+	 * A folio cut by the end of the range must keep the struct pages
+	 * prep_compound_head() writes.
+	 */
+	nr = cfg->start_pfn + cfg->nr_pages - first;
+	tail = nr & ((1UL << cfg->order) - 1);
+	if (cfg->order && tail && tail < (cfg->order > 1 ? 3u : 2u)) {
+		ntb_snprintf(why, len,
+			     "the last folio keeps %lu struct pages: too few",
+			     tail);
+		return -1;
+	}
+	if (!memmap_strategy_find(cfg->strategy)) {
+		ntb_snprintf(why, len, "no strategy %s", cfg->strategy);
+		return -1;
+	}
+	return 0;
+}
+
+size_t memmap_bytes(const struct memmap_config *cfg)
+{
+	return (size_t)cfg->nr_pages * page_layout(cfg->layout)->size;
+}
+
+int memmap_set_strategy(struct memmap *m, const char *name, char *why,
+			size_t len)
+{
+	const struct memmap_strategy *s = memmap_strategy_find(name);
+
+	if (!s) {
+		ntb_snprintf(why, len, "no strategy %s", name);
+		return -1;
+	}
+	if (!memmap_strategy_usable(s, m->layout, why, len))
+		return -1;
+	m->strategy = s;
+	m->cfg.strategy = s->name;
+	m->init = memmap_init_lookup(s->copy, m->layout->id);
+	return 0;
+}
+
+int memmap_create(struct memmap *m, const struct memmap_config *cfg,
+		  void *buf, size_t buf_bytes, char *why, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	m->poison = -1;
+	if (memmap_config_check(cfg, why, len))
+		return -1;
+	m->cfg = *cfg;
+	m->layout = page_layout(cfg->layout);
+	if (page_layout_for_size(m->layout->size)->size != m->layout->size) {
+		ntb_snprintf(why, len, "layout table inconsistent");
+		return -1;
+	}
+	m->base_pfn = cfg->start_pfn;
+	m->nr_pfns = cfg->nr_pages;
+	m->bytes = memmap_bytes(cfg);
+
+	m->pgmap.type = cfg->type;
+	m->pgmap.vmemmap_shift = cfg->order;
+	if (cfg->altmap) {
+		m->pgmap.flags |= PGMAP_ALTMAP_VALID;
+		m->pgmap.altmap.base_pfn = cfg->start_pfn;
+		m->pgmap.altmap.end_pfn = cfg->start_pfn + cfg->nr_pages - 1;
+		m->pgmap.altmap.reserve = cfg->altmap_reserve;
+		m->pgmap.altmap.free = cfg->altmap_free;
+		m->pgmap.altmap.alloc = cfg->altmap_free;
+	}
+
+	if (memmap_set_strategy(m, cfg->strategy, why, len))
+		return -1;
+
+	if (buf) {
+		if (buf_bytes < m->bytes || !IS_ALIGNED((uptr)buf, 64)) {
+			ntb_snprintf(why, len,
+				     "memmap buffer too small or unaligned");
+			return -1;
+		}
+		m->pages = buf;
+	} else {
+		m->pages = plat_alloc_aligned(m->bytes, PAGE_SIZE);
+		if (!m->pages) {
+			ntb_snprintf(why, len,
+				     "no memory for %zu bytes of memmap",
+				     m->bytes);
+			return -1;
+		}
+		m->own_pages = true;
+	}
+	if (pageblock_flags_alloc(&m->pageblocks, cfg->start_pfn,
+				  cfg->start_pfn + cfg->nr_pages)) {
+		memmap_destroy(m);
+		ntb_snprintf(why, len, "no memory for the pageblock flags");
+		return -1;
+	}
+	return 0;
+}
+
+void memmap_destroy(struct memmap *m)
+{
+	pageblock_flags_free(&m->pageblocks);
+	if (m->own_pages && m->pages)
+		plat_free(m->pages, m->bytes);
+	m->pages = NULL;
+	m->own_pages = false;
+}
+
+void memmap_poison(struct memmap *m, u8 byte)
+{
+	memset(m->pages, byte, m->bytes);
+	pageblock_flags_clear(&m->pageblocks);
+	m->poison = byte;
+}
+
+void memmap_run(struct memmap *m)
+{
+	memset(m->drains, 0, sizeof(m->drains));
+	m->nr_initialised = 0;
+	memmap_init_zone_device(m, m->cfg.start_pfn, m->cfg.nr_pages,
+				&m->pgmap);
+}
+
+unsigned long memmap_nr_heads(const struct memmap *m)
+{
+	unsigned long nr = m->base_pfn + m->nr_pfns - memmap_first_pfn(&m->cfg);
+
+	return (nr + (1UL << m->cfg.order) - 1) >> m->cfg.order;
+}
+
+/* ---------------------------------------------------------------------
+ * The model
+ */
+
+union page_buf {
+	struct page page;
+	u8 bytes[MAX_STRUCT_PAGE_SIZE];
+};
+
+static struct page *memmap_page(const struct memmap *m, unsigned long pfn)
+{
+	return (struct page *)((char *)m->pages +
+			       (pfn - m->base_pfn) * m->layout->size);
+}
+
+/* Struct pages of a folio that get written (vmemmap_can_optimize()). */
+static unsigned long model_unique_pages(const struct memmap *m)
+{
+	const struct page_layout *l = m->layout;
+	unsigned long nr = 1UL << m->cfg.order;
+	bool pow2 = !(l->size & (l->size - 1));
+
+	if (!m->cfg.vmemmap_optimize || !pow2 || m->cfg.altmap ||
+	    (nr * l->size) / PAGE_SIZE <= 2)
+		return nr;
+	return 2 * (PAGE_SIZE / l->size);
+}
+
+/* What a tail's compound_head holds. */
+static unsigned long model_compound_head(const struct memmap *m,
+					 unsigned long head_pfn)
+{
+	unsigned int size = m->layout->size;
+
+	if (m->cfg.compound_info_mask && !(size & (size - 1)))
+		return (~0UL << (m->cfg.order + __builtin_ctz(size))) | 1;
+	return (unsigned long)memmap_page(m, head_pfn) + 1;
+}
+
+static void model_page(const struct memmap *m, union page_buf *out,
+		       unsigned long head_pfn, unsigned long idx)
+{
+	const struct page_layout *l = m->layout;
+	struct page *p = &out->page;
+	unsigned int order = m->cfg.order;
+	unsigned long flags;
+
+	memset(out, 0, sizeof(*out));
+
+	/* zone and node; PG_reserved; last_cpupid all ones */
+	flags = page_links(ZONE_DEVICE, m->cfg.nid) | (1UL << PG_reserved);
+	if (l->last_cpupid_width)
+		flags |= LAST_CPUPID_MASK << l->last_cpupid_pgshift;
+	else
+		*(int *)page_field_ptr(l, p, PAGE_FIELD_LAST_CPUPID) =
+			(int)LAST_CPUPID_MASK;
+	p->_mapcount = -1;
+	/* mapping, index, private, memcg_data, kmsan_*: 0 */
+
+	if (!idx) {
+		if (order)
+			flags |= 1UL << PG_head;
+		p->pgmap = (struct dev_pagemap *)&m->pgmap;
+		p->zone_device_data = NULL;
+		p->_refcount = m->cfg.type == MEMORY_DEVICE_GENERIC ? 1 : 0;
+	} else {
+		p->compound_head = model_compound_head(m, head_pfn);
+		p->mapping = (void *)TAIL_MAPPING;
+		p->_refcount = 0;
+	}
+	p->flags = flags;
+
+	if (idx == 1) {
+		struct folio_page1 *f1 = (struct folio_page1 *)p;
+
+		f1->_flags_1 = (f1->_flags_1 & ~0xffUL) | order;
+		f1->_large_mapcount = -1;
+		f1->_nr_pages_mapped = 0;
+		f1->_entire_mapcount = -1;
+		f1->_pincount = 0;
+		f1->_mm_id_mapcount[0] = -1;
+		f1->_mm_id_mapcount[1] = -1;
+		f1->_mm_ids = 0;
+		f1->_nr_pages = 1U << order;
+	} else if (idx == 2 && order > 1) {
+		struct folio_page2 *f2 = (struct folio_page2 *)p;
+		struct folio_page2 *real =
+			(struct folio_page2 *)memmap_page(m, head_pfn + 2);
+
+		f2->_deferred_list.next = &real->_deferred_list;
+		f2->_deferred_list.prev = &real->_deferred_list;
+	}
+}
+
+enum memmap_role memmap_expected_page(const struct memmap *m,
+				      unsigned long pfn, void *out,
+				      unsigned long *head_pfn,
+				      unsigned long *idx)
+{
+	unsigned long first = memmap_first_pfn(&m->cfg);
+	unsigned long end = m->base_pfn + m->nr_pfns;
+	unsigned long head, i, nr;
+	union page_buf buf;
+
+	if (pfn < first) {
+		if (head_pfn)
+			*head_pfn = pfn;
+		if (idx)
+			*idx = 0;
+		return MEMMAP_ROLE_SKIPPED;
+	}
+	head = first + (((pfn - first) >> m->cfg.order) << m->cfg.order);
+	i = pfn - head;
+	nr = min(model_unique_pages(m), end - head);
+	if (head_pfn)
+		*head_pfn = head;
+	if (idx)
+		*idx = i;
+	if (i >= nr)
+		return MEMMAP_ROLE_SHARED;
+	model_page(m, &buf, head, i);
+	memcpy(out, buf.bytes, m->layout->size);
+	return i ? MEMMAP_ROLE_TAIL : MEMMAP_ROLE_HEAD;
+}
+
+/* ---------------------------------------------------------------------
+ * memmap_verify()
+ */
+
+struct named_field {
+	u8 offset, width;
+	const char *name;
+};
+
+static const struct named_field folio_page1_fields[] = {
+	{ 0, 8, "_flags_1" },		{ 8, 8, "compound_head" },
+	{ 16, 4, "_large_mapcount" },	{ 20, 4, "_nr_pages_mapped" },
+	{ 24, 4, "_entire_mapcount" },	{ 28, 4, "_pincount" },
+	{ 32, 4, "_mm_id_mapcount[0]" }, { 36, 4, "_mm_id_mapcount[1]" },
+	{ 40, 8, "_mm_ids" },		{ 48, 4, "_mapcount" },
+	{ 52, 4, "_refcount" },		{ 56, 4, "_nr_pages" },
+	{ 60, 4, "memcg_data" },
+};
+
+static const struct named_field folio_page2_fields[] = {
+	{ 8, 8, "compound_head" },
+	{ 16, 8, "_deferred_list.next" },
+	{ 24, 8, "_deferred_list.prev" },
+};
+
+static const struct named_field head_fields[] = {
+	{ 8, 8, "pgmap" },
+	{ 16, 8, "zone_device_data" },
+};
+
+static const struct named_field tail_fields[] = {
+	{ 8, 8, "compound_head" },
+	{ 16, 8, "zone_device_data" },
+};
+
+static bool named_field_at(const struct named_field *f, size_t n,
+			   unsigned int offset, struct memmap_report *r)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (offset >= f[i].offset &&
+		    offset < (unsigned int)f[i].offset + f[i].width) {
+			r->offset = f[i].offset;
+			r->width = f[i].width;
+			r->field = f[i].name;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void name_field(const struct memmap *m, enum memmap_role role,
+		       unsigned long idx, unsigned int offset,
+		       struct memmap_report *r)
+{
+	unsigned int start;
+	enum page_field f;
+
+	if (role == MEMMAP_ROLE_HEAD &&
+	    named_field_at(head_fields, ARRAY_SIZE(head_fields), offset, r))
+		return;
+	if (role == MEMMAP_ROLE_TAIL && idx == 1 &&
+	    named_field_at(folio_page1_fields, ARRAY_SIZE(folio_page1_fields),
+			   offset, r))
+		return;
+	if (role == MEMMAP_ROLE_TAIL && idx == 2 && m->cfg.order > 1 &&
+	    named_field_at(folio_page2_fields, ARRAY_SIZE(folio_page2_fields),
+			   offset, r))
+		return;
+	if (role == MEMMAP_ROLE_TAIL &&
+	    named_field_at(tail_fields, ARRAY_SIZE(tail_fields), offset, r))
+		return;
+	f = page_field_at(m->layout, offset, &start);
+	r->offset = start;
+	r->width = page_field_width(f);
+	r->field = page_field_name(f);
+}
+
+static u64 read_le(const u8 *p, unsigned int width)
+{
+	u64 v = 0;
+
+	for (unsigned int i = 0; i < width; i++)
+		v |= (u64)p[i] << (8 * i);
+	return v;
+}
+
+static const char *role_name(enum memmap_role role, unsigned long idx)
+{
+	switch (role) {
+	case MEMMAP_ROLE_SKIPPED:
+		return "altmap pfn, untouched";
+	case MEMMAP_ROLE_HEAD:
+		return "head";
+	case MEMMAP_ROLE_SHARED:
+		return "shared tail, untouched";
+	case MEMMAP_ROLE_TAIL:
+		break;
+	}
+	if (idx == 1)
+		return "tail 1";
+	if (idx == 2)
+		return "tail 2";
+	return "tail";
+}
+
+/* Compare one struct page; on a difference fill @r and return false. */
+static bool check_page(const struct memmap *m, unsigned long pfn,
+		       enum memmap_role role, unsigned long idx,
+		       const u8 *expected, struct memmap_report *r)
+{
+	const u8 *found = (const u8 *)memmap_page(m, pfn);
+	unsigned int size = m->layout->size, off;
+
+	r->pages_checked++;
+	if (!memcmp(found, expected, size))
+		return true;
+	for (off = 0; off < size && found[off] == expected[off]; off++)
+		;
+	r->ok = false;
+	r->pfn = pfn;
+	r->role = role_name(role, idx);
+	name_field(m, role, idx, off, r);
+	if (r->offset + r->width > size)
+		r->width = size - r->offset;
+	r->expected = read_le(expected + r->offset, r->width);
+	r->found = read_le(found + r->offset, r->width);
+	return false;
+}
+
+static bool check_untouched(const struct memmap *m, unsigned long pfn,
+			    unsigned long nr, enum memmap_role role,
+			    const u8 *poison, struct memmap_report *r)
+{
+	if (m->poison < 0)
+		return true;
+	for (; nr; nr--, pfn++)
+		if (!check_page(m, pfn, role, 0, poison, r))
+			return false;
+	return true;
+}
+
+static bool check_pageblocks(const struct memmap *m, struct memmap_report *r)
+{
+	const struct pageblock_flags *pb = &m->pageblocks;
+	unsigned long first = memmap_first_pfn(&m->cfg);
+	unsigned long end = m->base_pfn + m->nr_pfns;
+	unsigned long pfn = pb->first_section << PFN_SECTION_SHIFT;
+	unsigned long stop = (pb->first_section + pb->nr_sections)
+			     << PFN_SECTION_SHIFT;
+
+	for (; pfn < stop; pfn += pageblock_nr_pages) {
+		unsigned long want = pfn >= first && pfn < end ?
+					     MIGRATE_MOVABLE : 0;
+		unsigned long bits = get_pfnblock_bits(pb, pfn);
+
+		if (bits == want)
+			continue;
+		r->ok = false;
+		r->pageblock = true;
+		r->pfn = pfn;
+		r->role = "pageblock";
+		r->field = "migratetype";
+		r->offset = 0;
+		r->width = 1;
+		r->expected = want;
+		r->found = bits;
+		return false;
+	}
+	return true;
+}
+
+bool memmap_verify(const struct memmap *m, struct memmap_report *r)
+{
+	unsigned long first = memmap_first_pfn(&m->cfg);
+	unsigned long end = m->base_pfn + m->nr_pfns;
+	unsigned long per_folio = 1UL << m->cfg.order;
+	unsigned long unique = model_unique_pages(m);
+	union page_buf head, tail, poison;
+	unsigned long h;
+
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	if (m->poison >= 0)
+		memset(&poison, m->poison, sizeof(poison));
+
+	if (!check_untouched(m, m->base_pfn, first - m->base_pfn,
+			     MEMMAP_ROLE_SKIPPED, poison.bytes, r))
+		return false;
+
+	/* Heads are all alike; so are a folio's tails beyond the second. */
+	model_page(m, &head, first, 0);
+	for (h = first; h < end; h += per_folio) {
+		unsigned long nr = min(per_folio, end - h);
+		unsigned long written = min(unique, nr), i;
+
+		if (!check_page(m, h, MEMMAP_ROLE_HEAD, 0, head.bytes, r))
+			return false;
+		if (per_folio == 1)
+			continue;
+		model_page(m, &tail, h, 3);
+		for (i = 1; i < written; i++) {
+			const u8 *want = tail.bytes;
+			union page_buf special;
+
+			if (i <= 2) {
+				model_page(m, &special, h, i);
+				want = special.bytes;
+			}
+			if (!check_page(m, h + i, MEMMAP_ROLE_TAIL, i, want, r))
+				return false;
+		}
+		if (!check_untouched(m, h + written, nr - written,
+				     MEMMAP_ROLE_SHARED, poison.bytes, r))
+			return false;
+	}
+	return check_pageblocks(m, r);
+}
+
+int memmap_report_format(const struct memmap_report *r, char *buf,
+			 size_t len)
+{
+	if (r->ok)
+		return ntb_snprintf(buf, len,
+				    "memmap matches the model (%lu pages)",
+				    r->pages_checked);
+	if (r->pageblock)
+		return ntb_snprintf(buf, len,
+				    "pageblock of pfn %#lx: migratetype bits "
+				    "expected %#llx, found %#llx",
+				    r->pfn, r->expected, r->found);
+	return ntb_snprintf(buf, len,
+			    "pfn %#lx (%s) %s @%u: expected %#llx, found %#llx",
+			    r->pfn, r->role, r->field, r->offset, r->expected,
+			    r->found);
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The memmap of a modelled pmem namespace: the struct pages of its pfns
+ * (and nothing of the namespace itself), the pageblock flags of its
+ * sections, and the choice of how memmap_init_zone_device() fills them.
+ * Tests and benchmarks use this API:
+ *
+ *   struct memmap_config cfg;
+ *   struct memmap m;
+ *   struct memmap_report r;
+ *
+ *   memmap_config_init(&cfg, PAGE_LAYOUT_64, 9, MEMORY_DEVICE_GENERIC,
+ *                      start_pfn, nr_pages);
+ *   cfg.strategy = "tmpl_nt_fixed";
+ *   if (memmap_create(&m, &cfg, NULL, 0, why, sizeof(why)))
+ *           skip(why);
+ *   memmap_run(&m);                     // memmap_init_zone_device()
+ *   if (!memmap_verify(&m, &r))         // against the model
+ *           fail(r);
+ *   memmap_destroy(&m);
+ *
+ * Strategies (memmap_strategies[]): "slow" is the kernel without the
+ * template patches; "tmpl_*" copy a prepared struct page per pfn with
+ * one copy routine; "fill_*" store runs of identical struct pages from a
+ * template held in registers. A strategy runs as one loop compiled for it
+ * and for the layout, so no call or branch per page chooses the copy.
+ */
+#ifndef NTBOOT_MM_MEMMAP_H
+#define NTBOOT_MM_MEMMAP_H
+
+#include "include/types.h"
+#include "mm/memremap.h"
+#include "mm/page_layout.h"
+#include "mm/pageblock.h"
+
+/* How a struct page gets into the memmap. */
+enum memmap_copy {
+	MEMMAP_SLOW,		/* __init_zone_device_page() for every pfn */
+	MEMMAP_TMPL_MEMCPY,	/* template, cached memcpy() of sizeof */
+	MEMMAP_TMPL_NT_GENERIC,	/* template, __memcpy_flushcache() call */
+	MEMMAP_TMPL_NT_FIXED,	/* template, inline MOVNTI of sizeof */
+	MEMMAP_TMPL_NOCACHE,	/* template, memcpy_nocache() */
+	MEMMAP_TMPL_SSE2_NT,	/* template, MOVNTDQ copy */
+	MEMMAP_TMPL_AVX_NT,	/* template, VMOVNTDQ ymm copy */
+	MEMMAP_TMPL_AVX512_NT,	/* template, VMOVNTDQ zmm copy */
+	MEMMAP_TMPL_MOVDIR64B,	/* template, one MOVDIR64B (64-byte pages) */
+	MEMMAP_FILL_MOV,	/* runs from registers, cached MOV */
+	MEMMAP_FILL_MOVNTI,	/* runs from registers, MOVNTI */
+	MEMMAP_FILL_SSE2,	/* runs from xmm, MOVNTDQ */
+	MEMMAP_FILL_AVX,	/* runs from ymm, VMOVNTDQ (64, 96) */
+	MEMMAP_FILL_AVX512,	/* runs from zmm, VMOVNTDQ (64) */
+	NR_MEMMAP_COPIES
+};
+
+struct memmap_strategy {
+	const char *name;
+	const char *desc;
+	enum memmap_copy copy;
+	/*
+	 * The copy registry entry this copy is (copy_variant.h); a "%u" in
+	 * it is the struct page size. NULL for the slow path.
+	 */
+	const char *variant;
+	bool nt;	/* weakly ordered stores: the drains apply */
+};
+
+extern const struct memmap_strategy memmap_strategies[];
+extern const unsigned int memmap_nr_strategies;
+
+#define for_each_memmap_strategy(s)                                          \
+	for ((s) = memmap_strategies;                                         \
+	     (s) < memmap_strategies + memmap_nr_strategies; (s)++)
+
+const struct memmap_strategy *memmap_strategy_find(const char *name);
+
+/*
+ * Can @s fill a memmap of layout @l on this CPU? False, with the reason
+ * in @why, when the CPU lacks an instruction, the registry lacks the
+ * variant, or the layout does not fit it (an 80-byte page for a
+ * 32-byte-wide fill, ...).
+ */
+bool memmap_strategy_usable(const struct memmap_strategy *s,
+			    const struct page_layout *l, char *why,
+			    size_t len);
+
+/* The points where the template path drains its non-temporal stores. */
+enum memmap_drain_point {
+	MEMMAP_DRAIN_BEFORE_COMPOUND,	/* before memmap_init_compound() */
+	MEMMAP_DRAIN_BEFORE_PREP_HEAD,	/* before prep_compound_head() */
+	MEMMAP_DRAIN_BEFORE_RETURN,	/* before returning */
+	NR_MEMMAP_DRAINS
+};
+
+/* Folio orders of the namespace modes. */
+#define MEMMAP_ORDER_FSDAX 0	/* fsdax, map=dev: order-0 pages */
+#define MEMMAP_ORDER_DEVDAX_2M 9
+#define MEMMAP_ORDER_DEVDAX_1G 18
+
+/*
+ * The folio order of a namespace mode bit of the options (MODE_FSDAX,
+ * MODE_DEVDAX2M, MODE_DEVDAX1G of lib/options.h), or -1; and the mode's
+ * name for an order ("fsdax", "devdax2m", "devdax1g").
+ */
+int memmap_mode_order(u32 mode);
+const char *memmap_mode_name(unsigned int order);
+
+/* A pfn the model uses as the start of a namespace: 64 GiB. */
+#define MEMMAP_DEFAULT_START_PFN (1UL << (36 - PAGE_SHIFT))
+
+struct memmap_config {
+	enum page_layout_id layout;
+	unsigned int order;		/* pgmap->vmemmap_shift */
+	enum memory_type type;
+	unsigned long start_pfn;	/* the namespace: pfns start_pfn.. */
+	unsigned long nr_pages;		/* ..start_pfn + nr_pages - 1 */
+	int nid;
+	/*
+	 * An altmap with base_pfn = start_pfn: @altmap_reserve pfns of info
+	 * block, then @altmap_free pfns of memmap. Device pages start after
+	 * them.
+	 */
+	bool altmap;
+	unsigned long altmap_reserve;
+	unsigned long altmap_free;
+	const char *strategy;		/* NULL: "slow" */
+	bool drain;			/* false: no SFENCE at all (research) */
+	/*
+	 * compound_nr_pages() as the kernel computes it: with a 64-byte
+	 * struct page and no altmap only the struct pages of the first
+	 * VMEMMAP_RESERVE_NR vmemmap pages of a folio are written. False:
+	 * every struct page of every folio.
+	 */
+	bool vmemmap_optimize;
+	/*
+	 * CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP of 7.1 kernels: a tail page's
+	 * compound_head holds a mask (the same for every tail of every
+	 * folio of one order) instead of the head's address, when the
+	 * struct page size is a power of two. False: head + 1.
+	 */
+	bool compound_info_mask;
+};
+
+/* Defaults: node 0, no altmap, "slow", drains on, vmemmap_optimize on. */
+void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
+			unsigned int order, enum memory_type type,
+			unsigned long start_pfn, unsigned long nr_pages);
+
+/*
+ * A namespace of @bytes in mode @order: fsdax uses MEMORY_DEVICE_FS_DAX,
+ * devdax MEMORY_DEVICE_GENERIC, as nd_pmem and dax_pmem do.
+ */
+void memmap_config_namespace(struct memmap_config *cfg,
+			     enum page_layout_id layout, unsigned int order,
+			     u64 bytes);
+
+/* 0, or -1 with the reason in @why. */
+int memmap_config_check(const struct memmap_config *cfg, char *why,
+			size_t len);
+
+/* Bytes of memmap the namespace needs. */
+size_t memmap_bytes(const struct memmap_config *cfg);
+
+struct memmap;
+typedef void (*memmap_init_fn)(struct memmap *m, unsigned long start_pfn,
+			       unsigned long nr_pages,
+			       struct dev_pagemap *pgmap);
+
+/*
+ * The modelled memmap. It stands for the kernel's struct zone of
+ * ZONE_DEVICE (node id, pageblock flags) and its vmemmap (pages).
+ */
+struct memmap {
+	struct memmap_config cfg;
+	const struct page_layout *layout;
+	const struct memmap_strategy *strategy;
+	memmap_init_fn init;
+	struct page *pages;		/* the struct page of base_pfn */
+	unsigned long base_pfn;
+	unsigned long nr_pfns;
+	size_t bytes;
+	bool own_pages;
+	struct dev_pagemap pgmap;
+	struct pageblock_flags pageblocks;
+	int poison;			/* byte stored before the run, or -1 */
+	/* What memmap_init_zone_device() did in the last run. */
+	unsigned long nr_initialised;	/* the count its pr_debug() prints */
+	unsigned long drains[NR_MEMMAP_DRAINS];
+};
+
+/*
+ * Set up @m for @cfg. @buf (@buf_bytes, at least memmap_bytes(), 64-byte
+ * aligned) is used for the struct pages when given; else they are
+ * allocated. Returns 0, or -1 with the reason in @why.
+ */
+int memmap_create(struct memmap *m, const struct memmap_config *cfg,
+		  void *buf, size_t buf_bytes, char *why, size_t len);
+void memmap_destroy(struct memmap *m);
+
+/* Switch strategy (and drains) without touching the memory. */
+int memmap_set_strategy(struct memmap *m, const char *name, char *why,
+			size_t len);
+
+/*
+ * Store @byte in every struct page and clear the pageblock flags, so
+ * that memmap_verify() can also prove which struct pages were left alone.
+ */
+void memmap_poison(struct memmap *m, u8 byte);
+
+/*
+ * memmap_init_zone_device() over the whole namespace with the chosen
+ * strategy: what one driver bind does. Clears the drain counters first.
+ */
+void memmap_run(struct memmap *m);
+
+/* Folios (heads) the run initialises; order-0 pages count one each. */
+unsigned long memmap_nr_heads(const struct memmap *m);
+
+/* What the model says the struct page of a pfn is. */
+enum memmap_role {
+	MEMMAP_ROLE_SKIPPED,	/* altmap reserve/free: not a device page */
+	MEMMAP_ROLE_HEAD,	/* order-0 page or folio head */
+	MEMMAP_ROLE_TAIL,	/* a tail that gets written */
+	MEMMAP_ROLE_SHARED,	/* a tail left to the shared vmemmap page */
+};
+
+/*
+ * The model: the bytes the struct page of @pfn must hold after a run,
+ * written to @out (layout size). Returns the role; for SKIPPED and
+ * SHARED @out is left alone (nothing is written there). @head_pfn and
+ * @idx (may be NULL) receive the folio head and the index in the folio.
+ */
+enum memmap_role memmap_expected_page(const struct memmap *m,
+				      unsigned long pfn, void *out,
+				      unsigned long *head_pfn,
+				      unsigned long *idx);
+
+/* The first difference memmap_verify() found. */
+struct memmap_report {
+	bool ok;
+	bool pageblock;		/* in the pageblock flags, not a page */
+	unsigned long pfn;
+	unsigned int offset;	/* byte of the struct page; bit for flags */
+	unsigned int width;	/* bytes compared as one value */
+	const char *field;	/* kernel name of the field */
+	const char *role;	/* "head", "tail 1", ... */
+	u64 expected;
+	u64 found;
+	unsigned long pages_checked;
+};
+
+/*
+ * Check the whole memmap and the pageblock flags against the model.
+ * True when everything matches; else @r has the first difference in pfn
+ * order (pages before pageblock flags).
+ */
+bool memmap_verify(const struct memmap *m, struct memmap_report *r);
+
+/* One line: "pfn 0x... (tail 1) _nr_pages @56: expected 0x200 found 0x0". */
+int memmap_report_format(const struct memmap_report *r, char *buf,
+			 size_t len);
+
+#endif

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Names of the ZONE_DEVICE memory types, for reports and test cases.
+ */
+#include "mm/memremap.h"
+
+const char *memory_type_name(enum memory_type type)
+{
+	switch (type) {
+	case MEMORY_DEVICE_PRIVATE:
+		return "private";
+	case MEMORY_DEVICE_COHERENT:
+		return "coherent";
+	case MEMORY_DEVICE_FS_DAX:
+		return "fsdax";
+	case MEMORY_DEVICE_GENERIC:
+		return "generic";
+	case MEMORY_DEVICE_PCI_P2PDMA:
+		return "p2pdma";
+	}
+	return "?";
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Storage for the modelled pageblock usemaps; the bit operations are
+ * inline in pageblock.h.
+ */
+#include "mm/pageblock.h"
+#include "include/platform.h"
+#include "lib/string.h"
+
+BUILD_BUG_ON(__NR_PAGEBLOCK_BITS > NR_PAGEBLOCK_BITS);
+BUILD_BUG_ON(USEMAP_LONGS_PER_SECTION != 8);
+
+static size_t pageblock_flags_bytes(const struct pageblock_flags *pb)
+{
+	return pb->nr_sections * USEMAP_LONGS_PER_SECTION *
+	       sizeof(unsigned long);
+}
+
+int pageblock_flags_alloc(struct pageblock_flags *pb, unsigned long start_pfn,
+			  unsigned long end_pfn)
+{
+	pb->first_section = start_pfn >> PFN_SECTION_SHIFT;
+	pb->nr_sections = end_pfn > start_pfn ?
+				  ((end_pfn - 1) >> PFN_SECTION_SHIFT) -
+					  pb->first_section + 1 :
+				  1;
+	pb->usemap = plat_alloc_aligned(pageblock_flags_bytes(pb), 64);
+	if (!pb->usemap)
+		return -1;
+	pageblock_flags_clear(pb);
+	return 0;
+}
+
+void pageblock_flags_free(struct pageblock_flags *pb)
+{
+	if (pb->usemap)
+		plat_free(pb->usemap, pageblock_flags_bytes(pb));
+	pb->usemap = NULL;
+}
+
+void pageblock_flags_clear(struct pageblock_flags *pb)
+{
+	memset(pb->usemap, 0, pageblock_flags_bytes(pb));
+}
