@@ -204,6 +204,30 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 		kprintf("# acpi: MADT entry runs past the table end; rest ignored\n");
 }
 
+/*
+ * Under QEMU's TCG the CPU is emulated: a 100 GiB memmap would take hours
+ * and its timings mean nothing. Benchmark sizes not set by the user are
+ * scaled down so a plain boot stays a functional test; explicit
+ * namespace= and runs= are always honoured.
+ */
+#define TCG_NAMESPACE (64ull << 20)
+#define TCG_RUNS 3
+
+static void scale_for_emulator(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR) ||
+	    strcmp(boot_cpu_data.hypervisor, "TCGTCGTCGTCG"))
+		return;
+	if (!run_options.namespace_set)
+		run_options.namespace_bytes = TCG_NAMESPACE;
+	if (!run_options.runs_set)
+		run_options.runs = TCG_RUNS;
+	kprintf("# emulated CPU (TCG): benchmark defaults scaled to "
+		"namespace=%lluM runs=%u; timings here say nothing about "
+		"silicon (set namespace= and runs= to override)\n",
+		run_options.namespace_bytes >> 20, run_options.runs);
+}
+
 void kernel_main(struct boot_info *bi)
 {
 	struct acpi_spcr_info spcr_buf;
@@ -262,6 +286,7 @@ void kernel_main(struct boot_info *bi)
 	tsc_calibrate(hpet, &pm);
 	smp_init(&madt, run_options.smp, &bi->map);
 	print_header();
+	scale_for_emulator();
 
 	if (run_options.list) {
 		kunit_list_suites();

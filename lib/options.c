@@ -189,6 +189,7 @@ static int opt_namespace(struct ntb_options *o, const char *v, size_t len,
 		return -1;
 	}
 	o->namespace_bytes = sz;
+	o->namespace_set = true;
 	return 0;
 }
 
@@ -211,6 +212,7 @@ static int opt_runs(struct ntb_options *o, const char *v, size_t len,
 	if (parse_bounded(v, len, 1, 100000, &n, why, whylen))
 		return -1;
 	o->runs = (u32)n;
+	o->runs_set = true;
 	return 0;
 }
 

@@ -49,6 +49,9 @@ struct ntb_options {
 	enum on_finish on_finish;
 	int smp;		  /* SMP_ALL, SMP_OFF or a CPU count */
 	bool list;		  /* list suites and stop */
+	/* Given explicitly (not defaults): emulators scale the others. */
+	bool namespace_set;
+	bool runs_set;
 };
 
 enum ntb_mode {

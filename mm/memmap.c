@@ -350,6 +350,21 @@ static unsigned long model_unique_pages(const struct memmap *m)
 	return 2 * (PAGE_SIZE / l->size);
 }
 
+unsigned long memmap_pages_written(const struct memmap *m)
+{
+	unsigned long first = memmap_first_pfn(&m->cfg);
+	unsigned long end = m->base_pfn + m->nr_pfns;
+	unsigned long folio = 1UL << m->cfg.order, unique, total = 0;
+
+	if (folio == 1)
+		return end - first;
+	unique = model_unique_pages(m);
+	/* Whole folios write @unique struct pages; a cut one up to its end. */
+	for (unsigned long head = first; head < end; head += folio)
+		total += min(unique, end - head);
+	return total;
+}
+
 /* What a tail's compound_head holds. */
 static unsigned long model_compound_head(const struct memmap *m,
 					 unsigned long head_pfn)

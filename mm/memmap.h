@@ -212,6 +212,13 @@ void memmap_poison(struct memmap *m, u8 byte);
  */
 void memmap_run(struct memmap *m);
 
+/*
+ * Struct pages a run writes (heads and the tails it does not leave to the
+ * shared vmemmap page): times the layout size, the bytes a benchmark
+ * counts.
+ */
+unsigned long memmap_pages_written(const struct memmap *m);
+
 /* Folios (heads) the run initialises; order-0 pages count one each. */
 unsigned long memmap_nr_heads(const struct memmap *m);
 
