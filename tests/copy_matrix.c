@@ -274,3 +274,37 @@ out:
 	plat_free(b.src_ref, b.src_len);
 	return ok && !m->failures;
 }
+
+void copy_check_large(struct kunit *test,
+		      void (*copy)(void *dst, const void *src, size_t n))
+{
+	static const size_t sizes[] = { 4096, 4099, 65536 + 13, (1 << 20) + 7 };
+	const size_t len = (1 << 20) + 64;
+	u8 *dst = plat_alloc_aligned(len, 4096);
+	u8 *src = plat_alloc_aligned(len, 4096);
+	u8 *ref = plat_alloc_aligned(len, 4096);
+
+	if (!dst || !src || !ref) {
+		kunit_fail_at(test, __FILE__, __LINE__, "no memory for %zu bytes",
+			      len);
+		goto out;
+	}
+	copy_fill_src(src, len);
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		for (unsigned int off = 0; off < 3; off++) {
+			size_t n = sizes[k], doff = off * 21, soff = off * 3;
+
+			copy_fill_dst(dst, len);
+			copy_fill_dst(ref, len);
+			memcpy(ref + doff, src + soff, n);
+			copy(dst + doff, src + soff, n);
+			memcpy_nt_drain();
+			KUNIT_EXPECT_EQ(test, copy_first_diff(dst, ref, len),
+					len);
+		}
+	}
+out:
+	plat_free(dst, len);
+	plat_free(src, len);
+	plat_free(ref, len);
+}

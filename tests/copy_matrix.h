@@ -63,6 +63,12 @@ size_t copy_first_diff(const void *a, const void *b, size_t n);
 u8 copy_src_byte(size_t i);
 u8 copy_fill_byte(size_t i);
 void copy_fill_src(void *buf, size_t n);
+/*
+ * Copies far beyond the matrix (up to 1 MiB + 7, at odd offsets) with
+ * @copy, each drained and compared with memcpy() over the whole buffer.
+ */
+void copy_check_large(struct kunit *test,
+		      void (*copy)(void *dst, const void *src, size_t n));
 void copy_fill_dst(void *buf, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
  * random allocate/free sequences against first fit.
  */
 #include "lib/kunit.h"
+#include "lib/prandom.h"
 #include "lib/string.h"
 #include "mm/frame_alloc.h"
 
@@ -342,17 +343,6 @@ static void frame_alloc_from_phys_map(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, frame_alloc_check(fa));
 }
 
-static u64 rnd_next(u64 *s)
-{
-	u64 x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
 enum { PAGE_NONE, PAGE_FREE, PAGE_USED };
 #define MODEL_PAGES 256
 #define MODEL_BASE 0x10000000ull
@@ -396,7 +386,7 @@ static void frame_alloc_random_vs_model(struct kunit *test)
 		state[p] = (p < 100 || p >= 110) ? PAGE_FREE : PAGE_NONE;
 
 	for (int op = 0; op < 20000 && bad < 3; op++) {
-		u64 r = rnd_next(&seed);
+		u64 r = prandom_u64(&seed);
 		u32 free_pages = 0;
 
 		if (r % 3 != 0 || nr_blocks == 0) {

@@ -103,34 +103,15 @@ out:
 	plat_free(src, 512);
 }
 
+static void memcpy_nocache_copy(void *dst, const void *src, size_t n)
+{
+	memcpy_nocache(dst, src, n);
+}
+
+/* Copies far beyond the matrix, at odd offsets, against memcpy(). */
 static void large_copies(struct kunit *test)
 {
-	static const size_t sizes[] = { 4096, 4099, 65536 + 13, (1 << 20) + 7 };
-	const size_t len = (1 << 20) + 64;
-	u8 *dst = plat_alloc_aligned(len, 4096);
-	u8 *src = plat_alloc_aligned(len, 4096);
-	u8 *ref = plat_alloc_aligned(len, 4096);
-
-	KUNIT_ASSERT_NOT_NULL(test, dst);
-	KUNIT_ASSERT_NOT_NULL(test, src);
-	KUNIT_ASSERT_NOT_NULL(test, ref);
-	copy_fill_src(src, len);
-	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
-		for (unsigned int off = 0; off < 3; off++) {
-			size_t n = sizes[k], doff = off * 21, soff = off * 3;
-
-			copy_fill_dst(dst, len);
-			copy_fill_dst(ref, len);
-			memcpy(ref + doff, src + soff, n);
-			memcpy_nocache(dst + doff, src + soff, n);
-			memcpy_nt_drain();
-			KUNIT_EXPECT_EQ(test, copy_first_diff(dst, ref, len),
-					len);
-		}
-	}
-	plat_free(dst, len);
-	plat_free(src, len);
-	plat_free(ref, len);
+	copy_check_large(test, memcpy_nocache_copy);
 }
 
 /*

@@ -7,6 +7,7 @@
  * on the host and in the image.
  */
 #include "lib/kunit.h"
+#include "lib/prandom.h"
 #include "lib/string.h"
 #include "mm/pgtable.h"
 
@@ -60,17 +61,6 @@ static void arena_reset(struct table_arena *a)
 {
 	memset(a->mem, 0, (size_t)a->cap * SZ_4K);
 	a->used = 0;
-}
-
-static u64 rnd_next(u64 *s)
-{
-	u64 x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
 }
 
 /*
@@ -145,7 +135,7 @@ static void check_identity(struct kunit *test, const pteval_t *pml4, u64 limit,
 		check_at(&c, a + step - 1, size, LEAF_2M, __LINE__);
 	}
 	for (int i = 0; i < 20000 && limit; i++) {
-		u64 a = rnd_next(&seed) % limit;
+		u64 a = prandom_u64(&seed) % limit;
 
 		check_at(&c, a, identity_size(a, limit, use_1g), LEAF_2M,
 			 __LINE__);
@@ -324,7 +314,7 @@ static void pgtable_mmio_hole_1g(struct kunit *test)
 		if (addr != 3 * SZ_1G)
 			check_at(&c, addr, SZ_1G, LEAF_1G, __LINE__);
 	for (int i = 0; i < 20000; i++) {
-		u64 addr = 3 * SZ_1G + rnd_next(&seed) % SZ_1G;
+		u64 addr = 3 * SZ_1G + prandom_u64(&seed) % SZ_1G;
 
 		check_at(&c, addr, SZ_2M,
 			 addr >= lo && addr < hi ? LEAF_2M | MMIO : LEAF_2M,

@@ -5,6 +5,7 @@
  * every unit with the strictest type) checks random maps.
  */
 #include "lib/kunit.h"
+#include "lib/prandom.h"
 #include "lib/string.h"
 #include "mm/phys_map.h"
 
@@ -415,18 +416,6 @@ static void phys_map_capacity_worst(struct kunit *test)
 	KUNIT_EXPECT_LE(test, map->nr, 2 * N - 1);
 }
 
-/* xorshift64: reproducible, the same sequence on the host and the image. */
-static u64 rnd_next(u64 *s)
-{
-	u64 x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x;
-}
-
 /*
  * The model works in units of half a page, so unaligned regions happen. It
  * paints every unit with the strictest type covering it, then turns runs
@@ -484,20 +473,20 @@ static void phys_map_random_vs_model(struct kunit *test)
 	u32 bad = 0, overlaps = 0, unaligned = 0, merged = 0;
 
 	for (int iter = 0; iter < 2000 && bad < 3; iter++) {
-		u32 n = 1 + rnd_next(&seed) % MAX_IN, nr_want, zero = 0;
+		u32 n = 1 + prandom_u64(&seed) % MAX_IN, nr_want, zero = 0;
 
 		for (u32 i = 0; i < n; i++) {
-			u64 first = rnd_next(&seed) % (MODEL_UNITS - 1);
-			u64 len = rnd_next(&seed) % 48;
+			u64 first = prandom_u64(&seed) % (MODEL_UNITS - 1);
+			u64 len = prandom_u64(&seed) % 48;
 
-			if (rnd_next(&seed) % 4 == 0)
+			if (prandom_u64(&seed) % 4 == 0)
 				first &= ~1ull; /* page aligned, often */
 			len = min(len, MODEL_UNITS - first);
 			zero += len == 0;
 			in[i] = (struct phys_region){
 				MODEL_BASE + first * MODEL_UNIT,
 				len * MODEL_UNIT,
-				(enum phys_type)(rnd_next(&seed) %
+				(enum phys_type)(prandom_u64(&seed) %
 						 PHYS_NR_TYPES)};
 		}
 		nr_want = model_expected(in, n, want);
