@@ -34,6 +34,12 @@ u64 plat_mem_available(void);
  */
 int plat_read_aperf_mperf(u64 *aperf, u64 *mperf);
 
+/*
+ * A sign of life for the hang watchdog: the runner calls it at every case,
+ * long benchmarks at every progress point. A no-op where there is none.
+ */
+void plat_watchdog_pet(void);
+
 /* NUMA node of the memory at @p: 0 on one-node machines, -1 unknown. */
 int plat_numa_node_of(const void *p);
 

@@ -39,6 +39,23 @@ load_segments:
 	push rax
 	o64 retf
 
+; void nmi_unblock(void): an IRET to our own next instruction, so a CPU
+; that took an NMI and leaves the handler by longjmp takes NMIs again.
+global nmi_unblock:function hidden
+nmi_unblock:
+	mov rax, rsp
+	mov ecx, ss
+	push rcx		; SS
+	push rax		; RSP after the IRET: at our return address
+	pushfq
+	mov ecx, cs
+	push rcx		; CS
+	lea rax, [rel .back]
+	push rax		; RIP
+	iretq
+.back:
+	ret
+
 ; int ntb_setjmp(u64 buf[8]): rbx rbp r12 r13 r14 r15 rsp rip
 global ntb_setjmp:function hidden
 ntb_setjmp:

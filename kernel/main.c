@@ -19,6 +19,7 @@
 #include "kernel/power.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
+#include "kernel/watchdog.h"
 #include "lib/acpi.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
@@ -140,6 +141,13 @@ static void print_header(void)
 		smp_report.failed, smp_report.x2apic, smp_report.bsp_apic_id,
 		smp_report.trampoline, smp_report.why_not[0] ? " note=" : "",
 		smp_report.why_not);
+	if (watchdog_enabled())
+		kprintf("# watchdog cpu=%u timeout_s=%u\n", num_online_cpus() - 1,
+			watchdog_timeout_s());
+	else
+		kprintf("# watchdog off (%s)\n",
+			!run_options.watchdog_s ? "watchdog=off" :
+						  "needs a second CPU");
 	kprintf("# console uart=%s,0x%llx baud=%u source=%s present=%d%s\n",
 		uart_access_name(console.uart.access), console.uart.base,
 		console.uart.baud, console_source_name(console.source),
@@ -285,6 +293,7 @@ void kernel_main(struct boot_info *bi)
 	clean_cache_init();
 	tsc_calibrate(hpet, &pm);
 	smp_init(&madt, run_options.smp, &bi->map);
+	watchdog_init(run_options.watchdog_s);
 	print_header();
 	scale_for_emulator();
 

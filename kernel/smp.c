@@ -10,6 +10,7 @@
 #include "kernel/msr.h"
 #include "kernel/pat.h"
 #include "kernel/smp.h"
+#include "kernel/watchdog.h"
 #include "lib/options.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -108,6 +109,8 @@ static void __noreturn ap_main(void *arg)
 			barrier();
 			WRITE_ONCE(pc->done_seq, seq);
 		}
+		if (pc->is_watchdog)
+			watchdog_check(pc);
 		cpu_relax();
 	}
 }

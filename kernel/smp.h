@@ -39,6 +39,7 @@ struct percpu {
 	volatile u32 done_seq;
 	volatile int work_result;
 	volatile bool in_work;
+	bool is_watchdog;	/* watches the boot CPU between work items */
 	ntb_jmp_buf fault_jmp;
 };
 

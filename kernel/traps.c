@@ -8,6 +8,7 @@
  */
 #include "kernel/smp.h"
 #include "kernel/traps.h"
+#include "kernel/watchdog.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 
@@ -94,6 +95,20 @@ void do_exception(struct pt_regs *regs)
 		trap_probe.vector = vector;
 		nesting = 0;
 		ntb_longjmp(trap_probe.jb, 1);
+	}
+	if (vector == X86_TRAP_NMI && watchdog_fired()) {
+		/* NMIs stay blocked until an IRET: unblock them for the next. */
+		nmi_unblock();
+		kprintf("    # watchdog: no sign of life for %u s; the boot CPU "
+			"was at RIP 0x%llx\n",
+			watchdog_timeout_s(), regs->ip);
+		show_regs(regs, cr2);
+		if (test) {
+			nesting = 0;
+			kunit_fault(vector, "hang (watchdog NMI)");
+		}
+		if (trap_fatal_hook)
+			trap_fatal_hook("hang outside a test (watchdog NMI)");
 	}
 	if (test && test->fault_expected == vector) {
 		/* A provoked fault: one line is enough. */

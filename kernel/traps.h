@@ -45,6 +45,9 @@ extern void (*trap_fatal_hook)(const char *reason);
 
 void do_exception(struct pt_regs *regs);
 
+/* IRET to the next instruction: ends the NMI-blocked state (entry.asm). */
+void nmi_unblock(void);
+
 /*
  * Probing an instruction that may fault (an MSR a hypervisor lacks):
  *	if (trap_probe_begin())

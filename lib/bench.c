@@ -130,6 +130,7 @@ void bench_progress(const char *fmt, ...)
 	va_list ap;
 	u64 now = rdtsc();
 
+	plat_watchdog_pet();
 	if (cycles_to_ns(now - last_progress_tsc) < PROGRESS_INTERVAL_NS)
 		return;
 	last_progress_tsc = now;

@@ -247,6 +247,7 @@ static void print_result(int indent, unsigned int index, const char *name,
  */
 static __noinline void run_case(const struct kunit_case *c, struct kunit *test)
 {
+	plat_watchdog_pet();
 	current_test = test;
 	if (!ntb_setjmp(test->abort_jmp))
 		c->run_case(test);

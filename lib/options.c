@@ -355,6 +355,23 @@ static int opt_smp(struct ntb_options *o, const char *v, size_t len,
 	return 0;
 }
 
+static int opt_watchdog(struct ntb_options *o, const char *v, size_t len,
+			char *why, size_t whylen)
+{
+	u64 n;
+
+	if (word_eq(v, len, "off")) {
+		o->watchdog_s = 0;
+		return 0;
+	}
+	if (parse_bounded(v, len, 1, 86400, &n, why, whylen)) {
+		ntb_snprintf(why, whylen, "expected off or seconds (1..86400)");
+		return -1;
+	}
+	o->watchdog_s = (u32)n;
+	return 0;
+}
+
 static const struct opt_def opt_table[] = {
 	{ "suite", opt_suite, "suites to run: comma-separated globs (memcpy*,memmap*)" },
 	{ "console", opt_console, "ttyS0..3[,baud], io,0xPORT[,baud], mmio[32],0xADDR[,baud], none (default: ACPI SPCR, else COM1)" },
@@ -368,6 +385,7 @@ static const struct opt_def opt_table[] = {
 	{ "on_finish", opt_on_finish, "poweroff, halt or reboot at the end" },
 	{ "smp", opt_smp, "CPUs to start: off, all or a count" },
 	{ "runs_id", opt_runs_id, "tag echoed in the header for lab logs" },
+	{ "watchdog", opt_watchdog, "seconds without progress before a case is declared hung (300; off)" },
 	{ "list", opt_list, "list the suites and stop (on/off)" },
 };
 
@@ -388,6 +406,7 @@ void options_set_defaults(struct ntb_options *o)
 	o->drain = true;
 	o->on_finish = FINISH_POWEROFF;
 	o->smp = SMP_ALL;
+	o->watchdog_s = 300;
 }
 
 /* Echo at most this much of a word in a message: the reason must fit. */

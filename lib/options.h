@@ -48,6 +48,7 @@ struct ntb_options {
 	bool drain;		  /* false: research mode, no SFENCE drains */
 	enum on_finish on_finish;
 	int smp;		  /* SMP_ALL, SMP_OFF or a CPU count */
+	u32 watchdog_s;		  /* hang watchdog; 0 = off */
 	bool list;		  /* list suites and stop */
 	/* Given explicitly (not defaults): emulators scale the others. */
 	bool namespace_set;

@@ -38,6 +38,8 @@ static void options_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.console_addr, 0x3f8);
 	KUNIT_EXPECT_EQ(test, o.console_baud, 115200);
 	KUNIT_EXPECT_STREQ(test, o.suite, "");
+	KUNIT_EXPECT_EQ(test, o.watchdog_s, 300);
+	KUNIT_EXPECT_FALSE(test, o.namespace_set);
 }
 
 static void options_good_words(struct kunit *test)
@@ -133,6 +135,8 @@ static const struct bad_case bad_cases[] = {
 	{ "runs_id=has/slash", "only letters" },
 	{ "RUNS=3", "unknown key 'RUNS'" },
 	{ "litmus.iters=0", "from 1 to" },
+	{ "watchdog=soon", "off or seconds" },
+	{ "watchdog=0", "off or seconds" },
 	{ "suite=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"

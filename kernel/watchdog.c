@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86/tsc.h"
+#include "include/platform.h"
+#include "kernel/apic.h"
+#include "kernel/smp.h"
+#include "kernel/watchdog.h"
+
+#define APIC_ICR_NMI 0x00000400
+
+static struct {
+	u32 cpu;		/* the watching CPU, 0 = none */
+	u32 timeout_s;
+	u64 timeout_cycles;
+	volatile u64 last_pet;
+	volatile bool fired;
+} wd;
+
+void plat_watchdog_pet(void)
+{
+	WRITE_ONCE(wd.last_pet, rdtsc());
+}
+
+bool watchdog_enabled(void)
+{
+	return wd.cpu != 0;
+}
+
+u32 watchdog_timeout_s(void)
+{
+	return wd.timeout_s;
+}
+
+int watchdog_init(u32 timeout_s)
+{
+	unsigned int n = num_online_cpus();
+	struct percpu *pc;
+
+	if (!timeout_s || n < 2 || !plat_tsc_khz())
+		return -1;
+	pc = per_cpu(n - 1);
+	if (!pc)
+		return -1;
+	wd.timeout_s = timeout_s;
+	wd.timeout_cycles = (u64)timeout_s * plat_tsc_khz() * 1000;
+	plat_watchdog_pet();
+	pc->is_watchdog = true;
+	wd.cpu = n - 1;
+	return 0;
+}
+
+void watchdog_check(struct percpu *pc)
+{
+	u64 now = rdtsc();
+
+	if (now - READ_ONCE(wd.last_pet) < wd.timeout_cycles || wd.fired)
+		return;
+	/* Once per timeout: the next period starts now. */
+	plat_watchdog_pet();
+	WRITE_ONCE(wd.fired, true);
+	lapic_send_ipi(per_cpu(0)->apic_id, APIC_ICR_NMI, 1000);
+}
+
+bool watchdog_fired(void)
+{
+	if (!READ_ONCE(wd.fired))
+		return false;
+	WRITE_ONCE(wd.fired, false);
+	return true;
+}
