@@ -2,6 +2,7 @@
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "lib/bench.h"
+#include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/timing.h"
 
@@ -137,5 +138,5 @@ void bench_progress(const char *fmt, ...)
 	va_start(ap, fmt);
 	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	kprintf("# progress %s\n", msg);
+	kunit_diag("# progress %s\n", msg);
 }

@@ -16,6 +16,7 @@ extern const struct kunit_suite *const __start_ntb_suites[];
 extern const struct kunit_suite *const __stop_ntb_suites[];
 
 static struct kunit *current_test;
+static bool in_suite;
 
 static char failed_names[KUNIT_MAX_FAILED_NAMES][64];
 static const char *failed_name_ptrs[KUNIT_MAX_FAILED_NAMES];
@@ -169,6 +170,17 @@ void kunit_info(struct kunit *test, const char *fmt, ...)
 	kprintf("    # %s: %s\n", test->name, msg);
 }
 
+void kunit_diag(const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kprintf("%s%s", current_test ? "    " : in_suite ? "  " : "", msg);
+}
+
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
 {
 	va_list ap;
@@ -262,6 +274,7 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 	bool skip_all = false;
 
 	kprintf("  KTAP version 1\n  # Subtest: %s\n", suite->name);
+	in_suite = true;
 	kprintf("  1..%zu\n", suite->num_cases);
 
 	if ((suite->flags & KUNIT_SUITE_IMAGE_ONLY) &&
@@ -313,6 +326,7 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 
 	kprintf("  # %s: pass:%u fail:%u skip:%u total:%zu\n", suite->name, pass,
 		fail, skip, suite->num_cases);
+	in_suite = false;
 	t->passed += pass;
 	t->failed += fail;
 	t->skipped += skip;

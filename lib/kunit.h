@@ -110,6 +110,15 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 		   const char *fmt, ...) __printf(4, 5);
 void kunit_abort(struct kunit *test) __noreturn;
 void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
+
+/*
+ * A diagnostic line ("# metric ...", "# progress ...") at the indentation
+ * of where the run is now: inside a case, inside a suite or at the top
+ * level. KTAP readers (kunit.py) take a line at a shallower indentation as
+ * the end of the subtest, so everything printed mid-suite goes through here.
+ * @fmt includes the "# " and the newline.
+ */
+void kunit_diag(const char *fmt, ...) __printf(1, 2);
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
 	__printf(2, 3);
 #define kunit_skip(test, ...)                                                \

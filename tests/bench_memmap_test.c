@@ -107,14 +107,14 @@ static u64 measure_limit(struct kunit *test, const char *name,
 		return 0;
 	}
 	if (print)
-		kprintf("# metric suite=bench_limit strategy=%s variant=%s "
-			"bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
-			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-			"gbps=%s eff_mhz=%llu node=%d%s\n",
-			name, variant, bytes, r.runs, r.first_ns, r.median_ns,
-			r.min_ns, r.max_ns, r.mean_ns, r.stddev_ns,
-			bench_gbps(bytes, r.median_ns), r.eff_mhz,
-			plat_numa_node_of(buf), context);
+		kunit_diag("# metric suite=bench_limit strategy=%s variant=%s%s "
+			   "bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
+			   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
+			   "gbps=%s eff_mhz=%llu node=%d\n",
+			   name, variant, context, bytes, r.runs, r.first_ns,
+			   r.median_ns, r.min_ns, r.max_ns, r.mean_ns,
+			   r.stddev_ns, bench_gbps(bytes, r.median_ns),
+			   r.eff_mhz, plat_numa_node_of(buf));
 	return r.median_ns;
 }
 
@@ -213,14 +213,14 @@ static unsigned int table_rows;
 
 static void print_table(void)
 {
-	kprintf("# bench_memmap_init summary (median of runs 2..N; bytes "
+	kunit_diag("# bench_memmap_init summary (median of runs 2..N; bytes "
 		"counted = bytes written)\n");
-	kprintf("# %-16s %5s %-9s %12s %9s %9s %8s\n", "strategy", "size",
+	kunit_diag("# %-16s %5s %-9s %12s %9s %9s %8s\n", "strategy", "size",
 		"mode", "median_ms", "ns/page", "vs_slow", "of_limit");
 	for (unsigned int i = 0; i < table_rows; i++) {
 		const struct table_row *t = &table[i];
 
-		kprintf("# %-16s %5u %-9s %12s %9s %8sx %7s%%\n", t->strategy,
+		kunit_diag("# %-16s %5u %-9s %12s %9s %8sx %7s%%\n", t->strategy,
 			t->page_size, memmap_mode_name(t->order),
 			bench_fixed(t->median_ns, 1000000, 2),
 			bench_fixed(t->median_ns, t->pages, 3),
@@ -317,7 +317,7 @@ static void bench_one_config(struct kunit *test, const struct page_layout *l,
 		}
 		if (s->copy == MEMMAP_SLOW)
 			slow_ns = r.median_ns;
-		kprintf("# metric suite=bench_memmap_init strategy=%s "
+		kunit_diag("# metric suite=bench_memmap_init strategy=%s "
 			"page_size=%u layout=%s mode=%s pages=%lu written=%lu "
 			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
