@@ -58,7 +58,7 @@ IMAGE_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
 LIBGCC := $(shell $(CC) -print-libgcc-file-name)
 
 HOST_CFLAGS := $(COMMON_CFLAGS) -DNTB_HOSTED -mgeneral-regs-only -pthread
-HOST_TEST_CFLAGS := $(HOST_CFLAGS) -O1 -fno-omit-frame-pointer \
+HOST_TEST_CFLAGS := $(HOST_CFLAGS) -DNTB_HOST_TESTS -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
 

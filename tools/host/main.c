@@ -72,6 +72,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+#ifdef NTB_HOST_TESTS
+	/*
+	 * The sanitizer build tests code paths: its benchmarks run tiny
+	 * unless sizes are given. Real figures come from ntbench.
+	 */
+	if (!o->namespace_set)
+		o->namespace_bytes = 16ull << 20;
+	if (!o->runs_set)
+		o->runs = 3;
+#endif
 	if (!kunit_filter_matches_any(o->suite, &bad)) {
 		fprintf(stderr, "%s: suite=%s: no suite matches '%s'\n",
 			argv[0], o->suite, bad);

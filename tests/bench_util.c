@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86/cpu.h"
+#include "lib/bench.h"
+#include "lib/kunit.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+#include "tests/bench_util.h"
+
+#define DEFAULT_L2 (1ull << 20)
+#define DEFAULT_LLC (32ull << 20)
+
+/* CPUID.80000001H:ECX[22]: leaf 0x8000001D enumerates the caches. */
+#define AMD_TOPOEXT (1u << 22)
+
+enum { CACHE_NULL, CACHE_DATA, CACHE_INSN, CACHE_UNIFIED };
+
+/*
+ * Leaves 4 and 0x8000001D share one format: EAX type and level, EBX
+ * ways/partitions/line, ECX sets. Returns false when @leaf enumerates
+ * no data cache at all.
+ */
+static bool walk_cache_leaf(u32 leaf, struct bench_caches *c)
+{
+	bool any = false;
+
+	for (u32 sub = 0; sub < 16; sub++) {
+		u32 a, b, cx, d, type, level, shared;
+		u64 size;
+
+		cpuid_count(leaf, sub, &a, &b, &cx, &d);
+		type = a & 0x1f;
+		if (type == CACHE_NULL)
+			break;
+		if (type == CACHE_INSN)
+			continue;
+		level = (a >> 5) & 7;
+		shared = ((a >> 14) & 0xfff) + 1;
+		size = (u64)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) *
+		       ((b & 0xfff) + 1) * ((u64)cx + 1);
+		any = true;
+		if (level == 1) {
+			c->l1d_bytes = size;
+			c->line_bytes = (b & 0xfff) + 1;
+		} else if (level == 2) {
+			c->l2_bytes = size;
+			c->l2_shared_by = shared;
+		}
+		if (level >= c->llc_level) {
+			c->llc_level = level;
+			c->llc_bytes = size;
+			c->llc_shared_by = shared;
+		}
+	}
+	return any && c->l2_bytes;
+}
+
+static bool is_amd(void)
+{
+	return !strcmp(boot_cpu_data.vendor, "AuthenticAMD") ||
+	       !strcmp(boot_cpu_data.vendor, "HygonGenuine");
+}
+
+/*
+ * The legacy AMD leaves: L1d in 0x80000005 ECX[31:24] KiB; L2 in
+ * 0x80000006 ECX[31:16] KiB, L3 in its EDX[31:18] x 512 KiB.
+ */
+static bool legacy_amd_leaf(struct bench_caches *c)
+{
+	u32 a, b, cx, d;
+
+	if (boot_cpu_data.max_ext_leaf < 0x80000006)
+		return false;
+	if (is_amd()) {
+		cpuid_count(0x80000005, 0, &a, &b, &cx, &d);
+		c->l1d_bytes = (u64)(cx >> 24) << 10;
+	}
+	cpuid_count(0x80000006, 0, &a, &b, &cx, &d);
+	if (!(cx >> 16))
+		return false;
+	c->l2_bytes = (u64)(cx >> 16) << 10;
+	c->line_bytes = cx & 0xff;
+	c->llc_level = 2;
+	c->llc_bytes = c->l2_bytes;
+	if (d >> 18) {
+		c->llc_level = 3;
+		c->llc_bytes = (u64)(d >> 18) << 19;
+	}
+	return true;
+}
+
+void bench_caches_detect(struct bench_caches *c)
+{
+	u32 a, b, cx, d;
+
+	memset(c, 0, sizeof(*c));
+	if (is_amd()) {
+		if (boot_cpu_data.max_ext_leaf >= 0x8000001d) {
+			cpuid_count(0x80000001, 0, &a, &b, &cx, &d);
+			if ((cx & AMD_TOPOEXT) &&
+			    walk_cache_leaf(0x8000001d, c)) {
+				c->source = "cpuid8000001d";
+				goto done;
+			}
+		}
+		memset(c, 0, sizeof(*c));
+		ntb_snprintf(c->note, sizeof(c->note),
+			     "CPUID 0x8000001D not enumerated (no TOPOEXT)");
+	} else if (boot_cpu_data.max_leaf >= 4) {
+		if (walk_cache_leaf(4, c)) {
+			c->source = "cpuid4";
+			goto done;
+		}
+		memset(c, 0, sizeof(*c));
+		ntb_snprintf(c->note, sizeof(c->note),
+			     "CPUID leaf 4 lists no L2");
+	} else {
+		ntb_snprintf(c->note, sizeof(c->note),
+			     "CPUID leaf 4 absent (max leaf %u)",
+			     boot_cpu_data.max_leaf);
+	}
+	if (legacy_amd_leaf(c)) {
+		c->source = "cpuid80000006";
+		goto done;
+	}
+	c->source = "default";
+	c->l2_bytes = DEFAULT_L2;
+	c->llc_bytes = DEFAULT_LLC;
+	c->llc_level = 3;
+	ntb_snprintf(c->note + strlen(c->note),
+		     sizeof(c->note) - strlen(c->note),
+		     "%sno cache leaf usable: assuming a %s L2 and a %s LLC",
+		     c->note[0] ? "; " : "", bench_size_str(DEFAULT_L2),
+		     bench_size_str(DEFAULT_LLC));
+done:
+	if (!c->line_bytes)
+		c->line_bytes = boot_cpu_data.clflush_size ?
+					boot_cpu_data.clflush_size : 64;
+}
+
+void bench_caches_print(const char *suite, const struct bench_caches *c)
+{
+	kunit_diag("# %s: caches l1d_bytes=%llu l2_bytes=%llu llc_bytes=%llu "
+		   "llc_level=%u line_bytes=%u l2_shared_by=%u "
+		   "llc_shared_by=%u source=%s\n",
+		   suite, c->l1d_bytes, c->l2_bytes, c->llc_bytes, c->llc_level,
+		   c->line_bytes, c->l2_shared_by, c->llc_shared_by, c->source);
+	if (c->note[0])
+		kunit_diag("# %s: caches: %s\n", suite, c->note);
+}
+
+const char *bench_size_str(u64 bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static char ring[8][24];
+	static unsigned int next;
+	char *buf = ring[next++ % ARRAY_SIZE(ring)];
+	unsigned int u = 0;
+	int n;
+
+	while (u + 1 < ARRAY_SIZE(unit) && bytes >> (10 * (u + 1)))
+		u++;
+	/* Whole units where exact, else one decimal. */
+	if (bytes & ((1ull << (10 * u)) - 1))
+		n = ntb_fmt_fixed(buf, sizeof(ring[0]), bytes, 1ull << (10 * u),
+				  1);
+	else
+		n = ntb_snprintf(buf, sizeof(ring[0]), "%llu",
+				 bytes >> (10 * u));
+	ntb_snprintf(buf + n, sizeof(ring[0]) - n, " %s", unit[u]);
+	return buf;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers shared by the cache benchmarks (bench_nocache_copy,
+ * bench_pollution): the cache sizes from CPUID, so buffers can be sized
+ * against the caches they are meant to fit in or to overflow, and sizes
+ * in words for the lines that explain them.
+ */
+#ifndef NTBOOT_TESTS_BENCH_UTIL_H
+#define NTBOOT_TESTS_BENCH_UTIL_H
+
+#include "include/types.h"
+
+struct bench_caches {
+	u64 l1d_bytes;
+	u64 l2_bytes;
+	u64 llc_bytes;		/* the last level (L3, if any) */
+	unsigned int llc_level;
+	unsigned int line_bytes;
+	/* CPUs sharing one L2 and one LLC (0: not enumerated). */
+	unsigned int l2_shared_by;
+	unsigned int llc_shared_by;
+	/*
+	 * Where the figures come from: "cpuid4" (deterministic cache
+	 * parameters, Intel), "cpuid8000001d" (the same for AMD),
+	 * "cpuid80000006" (the legacy AMD leaf), or "default" (guesses).
+	 */
+	const char *source;
+	/* Why a fallback was taken; "" when the first choice worked. */
+	char note[120];
+};
+
+/*
+ * Detect the cache sizes of the CPU we run on: CPUID leaf 4 on Intel (and
+ * others that enumerate it), 0x8000001D on AMD/Hygon with TOPOEXT, else
+ * the legacy 0x80000006, else a 1 MiB L2 and a 32 MiB LLC, saying so in
+ * @c->note. Hypervisors may report what they like: the figures are what
+ * the CPU says, not what was measured.
+ */
+void bench_caches_detect(struct bench_caches *c);
+
+/*
+ * A diagnostic line "# @suite: caches l1d_bytes=... source=..." (not a
+ * metric: nothing was measured), and one with the note when there is one.
+ */
+void bench_caches_print(const char *suite, const struct bench_caches *c);
+
+/* "1 GiB", "240 MiB", "48 KiB", "100 B": for diagnostics. */
+const char *bench_size_str(u64 bytes);
+
+#endif
