@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * suite=bench_memmap_parallel: memmap_init_zone_device() of one namespace
+ * split over 1, 2, 4, ... and finally all CPUs, to show where the memory
+ * bandwidth saturates. CPUs 0..k-1 each take one contiguous part of the
+ * pfn range; a run is timed from the release of all k CPUs to the moment
+ * the last one is done (its drains included). The memmap is verified
+ * against the model after the timed runs of every CPU count.
+ *
+ * The parts are cut on boundaries of a folio and of a word of the
+ * pageblock bitmap (eight pageblocks, 4096 pfns), so no two CPUs ever
+ * write one struct page or one bitmap word: the kernel's bitmap update is
+ * a plain read-modify-write. A namespace smaller than k parts leaves CPUs
+ * idle; the metric says how many took part (cpus_used).
+ *
+ * Strategies: those named by strategy=, else the kernel without and with
+ * the template patches ("slow", "tmpl_nt_fixed"). Layout: the first of
+ * layout=. Bytes counted = bytes written to the destination (struct pages
+ * written times their size).
+ */
+#include "arch/x86/cpu.h"
+#include "arch/x86/tsc.h"
+#include "include/platform.h"
+#include "lib/bench.h"
+#include "lib/glob.h"
+#include "lib/kunit.h"
+#include "lib/printf.h"
+#include "lib/run_context.h"
+#include "lib/string.h"
+#include "lib/timing.h"
+#include "mm/memmap.h"
+#include "mm/mm_init.h"
+
+#define BUF_ALIGN (2ull << 20)
+/* Keep a tenth of free memory for everything else. */
+#define MEM_HEADROOM_DIV 10
+/* pfns per word of the pageblock bitmap */
+#define PAR_ALIGN_PFNS \
+	(pageblock_nr_pages * (BITS_PER_LONG / NR_PAGEBLOCK_BITS))
+/* The longest a CPU waits for the others. */
+#define PAR_WAIT_MS 60000
+
+static const char *const default_strategies[] = {"slow", "tmpl_nt_fixed"};
+
+struct par_run;
+
+struct par_worker {
+	struct par_run *run;
+	/*
+	 * A private copy of the memmap bookkeeping: the run counters
+	 * memmap_init_zone_device() keeps would otherwise be written by
+	 * every CPU at once. The struct pages, the pgmap and the pageblock
+	 * bitmap stay those of the shared memmap.
+	 */
+	struct memmap local;
+	unsigned long start_pfn;
+	unsigned long nr_pages;
+	u32 ready;
+	u32 done;
+	bool timed_out;
+} __aligned(64);
+
+struct par_run {
+	struct memmap *m;
+	unsigned int k;
+	u64 wait_cycles;
+	u32 go __aligned(64); /* generation number of the release */
+	u32 gen;
+	bool failed;
+	/* A CPU that never came back may still write: keep the memory. */
+	bool stuck;
+	struct par_worker w[];
+};
+
+static u64 par_wait_cycles(void)
+{
+	u64 khz = plat_tsc_khz();
+
+	return (u64)PAR_WAIT_MS * (khz ? khz : 5000000);
+}
+
+static void par_part(struct par_worker *w)
+{
+	struct memmap *m = w->run->m;
+
+	if (w->nr_pages)
+		memmap_init_zone_device(&w->local, w->start_pfn, w->nr_pages,
+					&m->pgmap);
+}
+
+/* A CPU other than 0: announce, wait for the release, do its part. */
+static void par_worker_fn(void *arg)
+{
+	struct par_worker *w = arg;
+	struct par_run *r = w->run;
+	u32 gen = r->gen;
+	u64 start;
+
+	__atomic_store_n(&w->ready, gen, __ATOMIC_RELEASE);
+	start = rdtsc();
+	while (__atomic_load_n(&r->go, __ATOMIC_ACQUIRE) != gen) {
+		if (rdtsc() - start > r->wait_cycles) {
+			w->timed_out = true;
+			return;
+		}
+		asm volatile("pause");
+	}
+	par_part(w);
+	__atomic_store_n(&w->done, gen, __ATOMIC_RELEASE);
+}
+
+/* Start CPUs 1..k-1 for the next run and wait until they are waiting. */
+static bool par_launch(struct par_run *r)
+{
+	u64 start;
+
+	r->gen++;
+	for (unsigned int i = 1; i < r->k; i++) {
+		if (plat_run_on_cpu_async(i, par_worker_fn, &r->w[i])) {
+			r->failed = true;
+			return false;
+		}
+	}
+	start = rdtsc();
+	for (unsigned int i = 1; i < r->k; i++) {
+		while (__atomic_load_n(&r->w[i].ready, __ATOMIC_ACQUIRE) !=
+		       r->gen) {
+			if (rdtsc() - start > r->wait_cycles) {
+				r->failed = true;
+				return false;
+			}
+			asm volatile("pause");
+		}
+	}
+	return true;
+}
+
+/* Collect CPUs 1..k-1 after a run. */
+static void par_collect(struct par_run *r)
+{
+	for (unsigned int i = 1; i < r->k; i++) {
+		int rc = plat_wait_cpu(i, PAR_WAIT_MS * 1000ull);
+
+		if (rc || r->w[i].timed_out)
+			r->failed = true;
+		if (rc == -2)
+			r->stuck = true;
+	}
+}
+
+/* The timed body: release, do CPU 0's part, wait for the last CPU. */
+static void par_body(void *arg)
+{
+	struct par_run *r = arg;
+	u64 start;
+
+	if (r->failed)
+		return;
+	__atomic_store_n(&r->go, r->gen, __ATOMIC_RELEASE);
+	par_part(&r->w[0]);
+	start = rdtsc();
+	for (unsigned int i = 1; i < r->k; i++) {
+		while (__atomic_load_n(&r->w[i].done, __ATOMIC_ACQUIRE) !=
+		       r->gen) {
+			if (rdtsc() - start > r->wait_cycles) {
+				r->failed = true;
+				return;
+			}
+			asm volatile("pause");
+		}
+	}
+}
+
+/* Untimed, before every run after the first: the next round of CPUs. */
+static void par_between(void *arg)
+{
+	struct par_run *r = arg;
+
+	par_collect(r);
+	if (!r->failed)
+		par_launch(r);
+	bench_progress("bench_memmap_parallel %s cpus=%u", r->m->strategy->name,
+		       r->k);
+}
+
+/* Split the device pfns of @m over @k CPUs; returns the CPUs with work. */
+static unsigned int par_split(struct par_run *r, unsigned int k)
+{
+	struct memmap *m = r->m;
+	unsigned long start = m->cfg.start_pfn, end = start + m->cfg.nr_pages;
+	unsigned long align = max(PAR_ALIGN_PFNS, 1ul << m->cfg.order);
+	unsigned long per = ALIGN_UP((m->cfg.nr_pages + k - 1) / k, align);
+	unsigned int used = 0;
+
+	r->k = k;
+	for (unsigned int i = 0; i < k; i++) {
+		struct par_worker *w = &r->w[i];
+		unsigned long s = min(start + i * per, end);
+		unsigned long e = min(s + per, end);
+
+		w->run = r;
+		w->local = *m;
+		w->start_pfn = s;
+		w->nr_pages = e - s;
+		w->ready = 0;
+		w->done = 0;
+		w->timed_out = false;
+		used += w->nr_pages != 0;
+	}
+	return used;
+}
+
+/* 1, 2, 4, ... below @n, then @n. */
+static unsigned int next_count(unsigned int k, unsigned int n)
+{
+	if (k >= n)
+		return 0;
+	return min(2 * k, n);
+}
+
+/*
+ * The sanitizer build (what `make check-host` runs) tests the code paths,
+ * its timings mean nothing: sizes not given by the user shrink, as the
+ * image does under TCG.
+ */
+#define SAN_NAMESPACE (16ull << 20)
+#define SAN_RUNS 3
+
+static u32 bench_runs(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	if (!run_options.runs_set)
+		return min(run_options.runs, (u32)SAN_RUNS);
+#endif
+	return run_options.runs;
+}
+
+static u64 fitting_namespace(struct kunit *test, unsigned int size)
+{
+	u64 ns = run_options.namespace_bytes;
+	u64 avail = plat_mem_available();
+	u64 room = avail - avail / MEM_HEADROOM_DIV;
+
+#ifdef __SANITIZE_ADDRESS__
+	if (!run_options.namespace_set && ns > SAN_NAMESPACE) {
+		kunit_info(test,
+			   "sanitizer build: namespace=%lluM runs=%u "
+			   "unless given",
+			   SAN_NAMESPACE >> 20, bench_runs());
+		return SAN_NAMESPACE;
+	}
+#endif
+
+	while (ns > SZ_2M && ns / 4096 * size > room)
+		ns /= 2;
+	if (ns != run_options.namespace_bytes)
+		kunit_info(test,
+			   "namespace scaled down from %llu MiB to %llu "
+			   "MiB to fit its memmap in %llu MiB of free memory",
+			   run_options.namespace_bytes >> 20, ns >> 20,
+			   avail >> 20);
+	return ns;
+}
+
+static bool strategy_wanted(const char *name)
+{
+	if (run_options.strategy[0])
+		return glob_list_match(run_options.strategy, name);
+	for (unsigned int i = 0; i < ARRAY_SIZE(default_strategies); i++)
+		if (!strcmp(default_strategies[i], name))
+			return true;
+	return false;
+}
+
+/* Every CPU count for one strategy over one memmap. */
+static void par_strategy(struct kunit *test, struct par_run *r,
+			 const struct memmap_strategy *s)
+{
+	struct memmap *m = r->m;
+	unsigned int n = plat_cpu_count(), size = m->layout->size;
+	u64 bytes = (u64)memmap_pages_written(m) * size;
+	u64 one_cpu_ns = 0, best_ns = ~0ull;
+	unsigned int best_k = 0;
+	struct memmap_report rep;
+	char why[160];
+
+	if (memmap_set_strategy(m, s->name, why, sizeof(why))) {
+		kunit_fail_at(test, __FILE__, __LINE__, "%s: %s", s->name, why);
+		return;
+	}
+	for (unsigned int k = 1; k; k = next_count(k, n)) {
+		struct bench_result res;
+		unsigned int used;
+
+		memmap_poison(m, 0x5a);
+		used = par_split(r, k);
+		r->failed = false;
+		if (!par_launch(r)) {
+			par_collect(r);
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "%s cpus=%u: a CPU did not start",
+				      s->name, k);
+			return;
+		}
+		bench_measure(&res, bench_runs(), par_body, r, par_between);
+		par_collect(r);
+		if (r->failed) {
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "%s cpus=%u: a CPU did not finish its "
+				      "part within %u ms",
+				      s->name, k, PAR_WAIT_MS);
+			return;
+		}
+		if (!memmap_verify(m, &rep)) {
+			memmap_report_format(&rep, why, sizeof(why));
+			kunit_fail_at(
+				test, __FILE__, __LINE__,
+				"%s page_size=%u %s cpus=%u wrote a wrong "
+				"memmap: %s",
+				s->name, size, memmap_mode_name(m->cfg.order),
+				k, why);
+			return;
+		}
+		if (k == 1)
+			one_cpu_ns = res.median_ns;
+		if (res.median_ns < best_ns) {
+			best_ns = res.median_ns;
+			best_k = k;
+		}
+		kunit_diag("# metric suite=bench_memmap_parallel strategy=%s "
+			"page_size=%u layout=%s mode=%s pages=%lu bytes=%llu "
+			"cpus=%u cpus_used=%u runs=%u first_ns=%llu "
+			"median_ns=%llu min_ns=%llu max_ns=%llu mean_ns=%llu "
+			"stddev_ns=%llu gbps=%s gbps_per_cpu=%s speedup=%s "
+			"drain=%s\n",
+			s->name, size, m->layout->name,
+			memmap_mode_name(m->cfg.order), m->cfg.nr_pages, bytes,
+			k, used, res.runs, res.first_ns, res.median_ns,
+			res.min_ns, res.max_ns, res.mean_ns, res.stddev_ns,
+			bench_gbps(bytes, res.median_ns),
+			bench_gbps(bytes / used, res.median_ns),
+			bench_fixed(one_cpu_ns,
+				    res.median_ns ? res.median_ns : 1, 2),
+			run_options.drain ? "on" : "off");
+	}
+	kunit_info(test,
+		   "%s page_size=%u %s: fastest with %u CPUs, %s GB/s, "
+		   "%sx one CPU",
+		   s->name, size, memmap_mode_name(m->cfg.order), best_k,
+		   bench_gbps(bytes, best_ns),
+		   bench_fixed(one_cpu_ns, best_ns ? best_ns : 1, 2));
+}
+
+static void bench_memmap_parallel(struct kunit *test)
+{
+	static const u32 modes[] = {MODE_FSDAX, MODE_DEVDAX2M, MODE_DEVDAX1G};
+	const struct page_layout *l =
+		page_layout_for_size(run_options.layouts[0]);
+	unsigned int n = plat_cpu_count();
+	size_t r_bytes = sizeof(struct par_run) + n * sizeof(struct par_worker);
+	struct par_run *r;
+	u64 ns;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	ns = fitting_namespace(test, l->size);
+	/* Not kunit_kzalloc(): a CPU that never returns keeps it. */
+	r = plat_alloc_aligned(r_bytes, 64);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	memset(r, 0, r_bytes);
+	r->wait_cycles = par_wait_cycles();
+	bench_progress_reset();
+	kunit_info(test,
+		   "namespace %llu MiB, page_size=%u, runs=%u, CPUs 1.."
+		   "%u, drain=%s; bytes counted = bytes written to the "
+		   "destination",
+		   ns >> 20, l->size, bench_runs(), n,
+		   run_options.drain ? "on" : "off (research mode)");
+
+	for (unsigned int mi = 0; mi < ARRAY_SIZE(modes) && !r->stuck; mi++) {
+		const struct memmap_strategy *s;
+		struct memmap_config cfg;
+		struct memmap m;
+		char why[160];
+		int order = memmap_mode_order(modes[mi]);
+
+		if (!(run_options.modes & modes[mi]) || order < 0)
+			continue;
+		if (ns < (4096ull << order)) {
+			kunit_info(test,
+				   "%s skipped: namespace smaller than "
+				   "one folio",
+				   memmap_mode_name(order));
+			continue;
+		}
+		memmap_config_namespace(&cfg, l->id, order, ns);
+		cfg.drain = run_options.drain;
+		if (memmap_create(&m, &cfg, NULL, 0, why, sizeof(why))) {
+			kunit_fail_at(test, __FILE__, __LINE__, "%s: %s",
+				      memmap_mode_name(order), why);
+			continue;
+		}
+		r->m = &m;
+		for_each_memmap_strategy(s)
+		{
+			if (r->stuck)
+				break;
+			if (!strategy_wanted(s->name))
+				continue;
+			if (!memmap_strategy_usable(s, l, why, sizeof(why))) {
+				kunit_info(test, "%s skipped: %s", s->name,
+					   why);
+				continue;
+			}
+			par_strategy(test, r, s);
+		}
+		r->m = NULL;
+		if (!r->stuck)
+			memmap_destroy(&m);
+	}
+	if (!r->stuck)
+		plat_free(r, r_bytes);
+}
+
+static const struct kunit_case bench_memmap_parallel_cases[] = {
+	KUNIT_CASE(bench_memmap_parallel),
+};
+
+KUNIT_SUITE_DEFINE(bench_memmap_parallel_suite, "bench_memmap_parallel",
+		   bench_memmap_parallel_cases);
