@@ -351,7 +351,7 @@ static void par_strategy(struct kunit *test, struct par_run *r,
 		   bench_fixed(one_cpu_ns, best_ns ? best_ns : 1, 2));
 }
 
-static void bench_memmap_parallel(struct kunit *test)
+static void parallel_init_scaling(struct kunit *test)
 {
 	static const u32 modes[] = {MODE_FSDAX, MODE_DEVDAX2M, MODE_DEVDAX1G};
 	const struct page_layout *l =
@@ -422,7 +422,7 @@ static void bench_memmap_parallel(struct kunit *test)
 }
 
 static const struct kunit_case bench_memmap_parallel_cases[] = {
-	KUNIT_CASE(bench_memmap_parallel),
+	KUNIT_CASE(parallel_init_scaling),
 };
 
 KUNIT_SUITE_DEFINE(bench_memmap_parallel_suite, "bench_memmap_parallel",
