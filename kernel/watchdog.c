@@ -7,17 +7,26 @@
 
 #define APIC_ICR_NMI 0x00000400
 
+/*
+ * The boot CPU only counts heartbeats; the watching CPU times them with
+ * its own TSC. TSCs of different CPUs need not agree (QEMU starts each
+ * vCPU's at its own reset; firmware may write them), so no TSC value
+ * ever crosses from one CPU to the other.
+ */
 static struct {
 	u32 cpu;		/* the watching CPU, 0 = none */
 	u32 timeout_s;
 	u64 timeout_cycles;
-	volatile u64 last_pet;
+	volatile u64 beats;	/* written by the boot CPU */
 	volatile bool fired;
+	/* The watcher's own view: */
+	u64 seen_beats;
+	u64 seen_at;		/* its TSC when seen_beats last changed */
 } wd;
 
 void plat_watchdog_pet(void)
 {
-	WRITE_ONCE(wd.last_pet, rdtsc());
+	WRITE_ONCE(wd.beats, wd.beats + 1);
 }
 
 bool watchdog_enabled(void)
@@ -50,12 +59,17 @@ int watchdog_init(u32 timeout_s)
 
 void watchdog_check(struct percpu *pc)
 {
-	u64 now = rdtsc();
+	u64 now = rdtsc(), beats = READ_ONCE(wd.beats);
 
-	if (now - READ_ONCE(wd.last_pet) < wd.timeout_cycles || wd.fired)
+	if (beats != wd.seen_beats || !wd.seen_at) {
+		wd.seen_beats = beats;
+		wd.seen_at = now;
+		return;
+	}
+	if (now - wd.seen_at < wd.timeout_cycles || READ_ONCE(wd.fired))
 		return;
 	/* Once per timeout: the next period starts now. */
-	plat_watchdog_pet();
+	wd.seen_at = now;
 	WRITE_ONCE(wd.fired, true);
 	lapic_send_ipi(per_cpu(0)->apic_id, APIC_ICR_NMI, 1000);
 }

@@ -7,6 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
+#include "lib/cpu_barrier.h"
 #include "lib/kunit.h"
 #include "lib/timing.h"
 
@@ -125,6 +126,82 @@ static void smp_timeout_reported(struct kunit *test)
 			0);
 }
 
+#define BARRIER_ROUNDS 200
+
+struct barrier_job {
+	struct cpu_barrier bar;
+	u32 round_seen[64];	/* per CPU: rounds passed */
+	u32 arrived[BARRIER_ROUNDS];
+	volatile int errors;
+	unsigned int cpus;
+};
+
+/*
+ * Each round every CPU counts itself in, passes the barrier, and checks
+ * that everybody counted in before anybody got through.
+ */
+static void barrier_rounds(struct barrier_job *j, unsigned int me)
+{
+	struct cpu_barrier_waiter w = { 0 };
+
+	for (u32 r = 0; r < BARRIER_ROUNDS; r++) {
+		__atomic_add_fetch(&j->arrived[r], 1, __ATOMIC_SEQ_CST);
+		if (cpu_barrier_wait(&j->bar, &w, WORK_TIMEOUT_US)) {
+			j->errors++;
+			return;
+		}
+		if (__atomic_load_n(&j->arrived[r], __ATOMIC_SEQ_CST) !=
+		    j->cpus)
+			j->errors++;
+		j->round_seen[me] = r + 1;
+	}
+}
+
+static struct barrier_job *barrier_job;
+
+static void barrier_worker(void *arg)
+{
+	barrier_rounds(barrier_job, (unsigned int)(uptr)arg);
+}
+
+static void smp_barrier_rounds(struct kunit *test)
+{
+	unsigned int n = min(plat_cpu_count(), 64u);
+	struct barrier_job *j = kunit_kzalloc(test, sizeof(*j));
+
+	KUNIT_ASSERT_NOT_NULL(test, j);
+	if (n < 2)
+		kunit_skip(test, "one CPU");
+	j->cpus = n;
+	cpu_barrier_init(&j->bar, n);
+	barrier_job = j;
+	for (unsigned int cpu = 1; cpu < n; cpu++)
+		KUNIT_ASSERT_EQ(test, plat_run_on_cpu_async(cpu, barrier_worker,
+							    (void *)(uptr)cpu),
+				0);
+	barrier_rounds(j, 0);
+	for (unsigned int cpu = 1; cpu < n; cpu++)
+		KUNIT_EXPECT_EQ(test, plat_wait_cpu(cpu, WORK_TIMEOUT_US), 0);
+	KUNIT_EXPECT_EQ(test, j->errors, 0);
+	for (unsigned int cpu = 0; cpu < n; cpu++)
+		KUNIT_EXPECT_EQ(test, j->round_seen[cpu], BARRIER_ROUNDS);
+}
+
+static void smp_barrier_times_out(struct kunit *test)
+{
+	struct cpu_barrier bar;
+	struct cpu_barrier_waiter w = { 0 };
+
+	/* A partner that never comes: the wait ends, and stays broken. */
+	cpu_barrier_init(&bar, 2);
+	KUNIT_EXPECT_EQ(test, cpu_barrier_wait(&bar, &w, 1000), -1);
+	KUNIT_EXPECT_EQ(test, cpu_barrier_wait(&bar, &w, 1000), -1);
+	/* One party never waits. */
+	cpu_barrier_init(&bar, 1);
+	KUNIT_EXPECT_EQ(test, cpu_barrier_wait(&bar, &w, 1000), 0);
+	KUNIT_EXPECT_EQ(test, cpu_barrier_wait(&bar, &w, 1000), 0);
+}
+
 static void smp_bad_cpu_number(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(plat_cpu_count(), record_id,
@@ -137,6 +214,8 @@ static const struct kunit_case smp_cases[] = {
 	KUNIT_CASE(smp_all_at_once),
 	KUNIT_CASE(smp_fault_on_other_cpu),
 	KUNIT_CASE(smp_timeout_reported),
+	KUNIT_CASE(smp_barrier_rounds),
+	KUNIT_CASE(smp_barrier_times_out),
 	KUNIT_CASE(smp_bad_cpu_number),
 };
 

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "arch/x86/tsc.h"
+#include "include/platform.h"
+#include "lib/cpu_barrier.h"
+
+void cpu_barrier_init(struct cpu_barrier *b, u32 parties)
+{
+	b->parties = parties;
+	b->count = 0;
+	b->sense = 0;
+	b->broken = false;
+}
+
+int cpu_barrier_wait(struct cpu_barrier *b, struct cpu_barrier_waiter *w,
+		     u64 timeout_us)
+{
+	u32 want = w->sense ^ 1;
+	u64 khz = plat_tsc_khz() ? plat_tsc_khz() : 5000000;
+	u64 deadline = rdtsc() + timeout_us * khz / 1000;
+
+	w->sense = want;
+	if (__atomic_load_n(&b->broken, __ATOMIC_ACQUIRE))
+		return -1;
+	/* The last to arrive resets the count and releases the others. */
+	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->parties) {
+		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->sense, want, __ATOMIC_RELEASE);
+		return 0;
+	}
+	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != want) {
+		if ((s64)(rdtsc() - deadline) >= 0 ||
+		    __atomic_load_n(&b->broken, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&b->broken, true, __ATOMIC_RELEASE);
+			return -1;
+		}
+		asm volatile("pause" ::: "memory");
+	}
+	return 0;
+}
