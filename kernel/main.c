@@ -292,7 +292,8 @@ void kernel_main(struct boot_info *bi)
 	cpu_detect(&boot_cpu_data);
 	clean_cache_init();
 	tsc_calibrate(hpet, &pm);
-	smp_init(&madt, run_options.smp, &bi->map);
+	smp_init(&madt, run_options.smp, run_options.smp_extra_ids,
+		 run_options.nr_smp_extra_ids, &bi->map);
 	watchdog_init(run_options.watchdog_s);
 	print_header();
 	scale_for_emulator();

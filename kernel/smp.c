@@ -276,8 +276,40 @@ static u8 *prepare_trampoline(u64 page)
 	return tr;
 }
 
+static void start_cpu(u32 id, u8 *tr)
+{
+	struct smp_report *r = &smp_report;
+	struct percpu *pc;
+	void *stack;
+
+	if (!lapic.x2apic && id > 0xfe) {
+		kprintf("# smp: CPU apic_id=%u needs x2APIC mode; skipped\n", id);
+		r->failed++;
+		return;
+	}
+	pc = plat_alloc_aligned(sizeof(*pc), 64);
+	stack = plat_alloc_aligned(AP_STACK_SIZE, 4096);
+	if (!pc || !stack) {
+		kprintf("# smp: out of memory for CPU apic_id=%u\n", id);
+		r->failed++;
+		return;
+	}
+	memset(pc, 0, sizeof(*pc));
+	pc->cpu = nr_online;
+	pc->apic_id = id;
+	pc->stack_top = (u64)(uptr)stack + AP_STACK_SIZE;
+	cpus[nr_online] = pc;
+	if (start_ap(pc, tr)) {
+		/* Its memory stays: a late start must not land in reused pages. */
+		cpus[nr_online] = NULL;
+		r->failed++;
+		return;
+	}
+	nr_online++;
+}
+
 void smp_init(const struct acpi_madt_info *madt, int smp,
-	      const struct phys_map *map)
+	      const u32 *extra_ids, u32 nr_extra, const struct phys_map *map)
 {
 	struct smp_report *r = &smp_report;
 	u64 cr3;
@@ -294,7 +326,7 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	r->x2apic = lapic.x2apic;
 	r->bsp_apic_id = lapic_id();
 	boot_cpu_area.apic_id = r->bsp_apic_id;
-	if (r->wanted <= 1) {
+	if (r->wanted <= 1 && !nr_extra) {
 		ntb_snprintf(r->why_not, sizeof(r->why_not), "%s",
 			     smp == SMP_OFF ? "smp=off" : "one CPU");
 		return;
@@ -313,37 +345,13 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	}
 	tr = prepare_trampoline(r->trampoline);
 
-	for (u32 i = 0; i < madt->nr_ids && nr_online < r->wanted; i++) {
-		u32 id = madt->apic_ids[i];
-		struct percpu *pc;
-		void *stack;
-
-		if (id == r->bsp_apic_id)
-			continue;
-		if (!lapic.x2apic && id > 0xfe) {
-			kprintf("# smp: CPU apic_id=%u needs x2APIC mode; skipped\n",
-				id);
-			r->failed++;
-			continue;
-		}
-		pc = plat_alloc_aligned(sizeof(*pc), 64);
-		stack = plat_alloc_aligned(AP_STACK_SIZE, 4096);
-		if (!pc || !stack) {
-			kprintf("# smp: out of memory for CPU apic_id=%u\n", id);
-			r->failed++;
-			break;
-		}
-		memset(pc, 0, sizeof(*pc));
-		pc->cpu = nr_online;
-		pc->apic_id = id;
-		pc->stack_top = (u64)(uptr)stack + AP_STACK_SIZE;
-		cpus[nr_online] = pc;
-		if (start_ap(pc, tr)) {
-			cpus[nr_online] = NULL;
-			r->failed++;
-			continue;
-		}
-		nr_online++;
+	for (u32 i = 0; i < madt->nr_ids && nr_online < r->wanted; i++)
+		if (madt->apic_ids[i] != r->bsp_apic_id)
+			start_cpu(madt->apic_ids[i], tr);
+	for (u32 i = 0; i < nr_extra && nr_online < NR_CPUS_MAX; i++) {
+		kprintf("# smp: starting apic_id=%u (smp.extra_apic_ids)\n",
+			extra_ids[i]);
+		start_cpu(extra_ids[i], tr);
 	}
 	r->online = nr_online;
 }

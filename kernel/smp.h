@@ -63,7 +63,7 @@ void smp_boot_cpu_init(void);
  * count). Reports each CPU that fails by APIC ID and goes on.
  */
 void smp_init(const struct acpi_madt_info *madt, int smp,
-	      const struct phys_map *map);
+	      const u32 *extra_ids, u32 nr_extra, const struct phys_map *map);
 
 struct percpu *this_cpu(void);
 static inline u32 smp_processor_id(void)

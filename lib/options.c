@@ -372,6 +372,32 @@ static int opt_watchdog(struct ntb_options *o, const char *v, size_t len,
 	return 0;
 }
 
+static int opt_smp_extra(struct ntb_options *o, const char *v, size_t len,
+			 char *why, size_t whylen)
+{
+	u32 n = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+		u64 id;
+
+		while (j < len && v[j] != ',')
+			j++;
+		if (parse_u64(v + i, j - i, &id) || id > 0xfffffffe ||
+		    n == OPT_LIST_MAX) {
+			ntb_snprintf(why, whylen,
+				     "expected up to %d APIC IDs, like 7,9",
+				     OPT_LIST_MAX);
+			return -1;
+		}
+		o->smp_extra_ids[n++] = (u32)id;
+		i = j + 1;
+	}
+	o->nr_smp_extra_ids = n;
+	return 0;
+}
+
 static const struct opt_def opt_table[] = {
 	{ "suite", opt_suite, "suites to run: comma-separated globs (memcpy*,memmap*)" },
 	{ "console", opt_console, "ttyS0..3[,baud], io,0xPORT[,baud], mmio[32],0xADDR[,baud], none (default: ACPI SPCR, else COM1)" },
@@ -384,6 +410,7 @@ static const struct opt_def opt_table[] = {
 	{ "drain", opt_drain, "SFENCE drains in the template path (on; off is research only)" },
 	{ "on_finish", opt_on_finish, "poweroff, halt or reboot at the end" },
 	{ "smp", opt_smp, "CPUs to start: off, all or a count" },
+	{ "smp.extra_apic_ids", opt_smp_extra, "also try to start these APIC IDs (tests the report of a CPU that never starts)" },
 	{ "runs_id", opt_runs_id, "tag echoed in the header for lab logs" },
 	{ "watchdog", opt_watchdog, "seconds without progress before a case is declared hung (300; off)" },
 	{ "list", opt_list, "list the suites and stop (on/off)" },

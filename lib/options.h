@@ -49,6 +49,9 @@ struct ntb_options {
 	enum on_finish on_finish;
 	int smp;		  /* SMP_ALL, SMP_OFF or a CPU count */
 	u32 watchdog_s;		  /* hang watchdog; 0 = off */
+	/* APIC IDs to start beyond the MADT's: proves the failure report. */
+	u32 smp_extra_ids[OPT_LIST_MAX];
+	u32 nr_smp_extra_ids;
 	bool list;		  /* list suites and stop */
 	/* Given explicitly (not defaults): emulators scale the others. */
 	bool namespace_set;

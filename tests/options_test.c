@@ -137,6 +137,7 @@ static const struct bad_case bad_cases[] = {
 	{ "litmus.iters=0", "from 1 to" },
 	{ "watchdog=soon", "off or seconds" },
 	{ "watchdog=0", "off or seconds" },
+	{ "smp.extra_apic_ids=x", "APIC IDs" },
 	{ "suite=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
