@@ -13,6 +13,14 @@
 ; and the GDT base) are patched by smp_init() from the offsets recorded at
 ; the start of the blob.
 
+CR0_PE equ 1 << 0
+CR0_NE equ 1 << 5
+CR0_WP equ 1 << 16
+CR0_NW equ 1 << 29
+CR0_CD equ 1 << 30
+CR0_PG equ 1 << 31
+CR0_CD_NW equ CR0_CD | CR0_NW
+
 bits 16
 section .rodata
 
@@ -63,7 +71,10 @@ real_entry:
 	movzx ebx, ax
 	shl ebx, 4			; linear base of the blob
 	o32 lgdt [gdt_ptr - ap_trampoline_start]
+	; After INIT, CR0 has CD and NW set: caches off. Clear them here,
+	; or everything this CPU runs later runs uncached.
 	mov eax, cr0
+	and eax, ~CR0_CD_NW
 	or eax, 1			; PE
 	mov cr0, eax
 	o32 jmp far [tr_pm_far - ap_trampoline_start]
@@ -84,7 +95,8 @@ pm_entry:
 	or eax, 1 << 8			; LME
 	wrmsr
 	mov eax, cr0
-	or eax, 0x80000001		; PG | PE
+	and eax, ~CR0_CD_NW
+	or eax, CR0_PG | CR0_WP | CR0_NE | CR0_PE
 	mov cr0, eax
 	jmp far [ebx + (tr_lm_far - ap_trampoline_start)]
 

@@ -14,6 +14,7 @@
 #include "boot/efi_options.h"
 #include "boot/efi_runtime.h"
 #include "include/boot_info.h"
+#include "kernel/io.h"
 #include "kernel/main.h"
 #include "kernel/stack_switch.h"
 #include "lib/printf.h"
@@ -153,6 +154,16 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 	return EFI_SUCCESS;
 }
 
+/* Polled COM1 output with no set-up and bounded waits, for last words. */
+static void com1_raw_print(const char *s)
+{
+	for (; *s; s++) {
+		for (int i = 0; i < 100000 && !(inb(0x3f8 + 5) & 0x20); i++)
+			cpu_relax();
+		outb(0x3f8, (u8)*s);
+	}
+}
+
 static void kernel_entry(void *arg)
 {
 	kernel_main(arg);
@@ -197,10 +208,21 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	status = exit_boot_services(image, st, bi);
 	if (status != EFI_SUCCESS) {
 		ntb_snprintf(msg, sizeof(msg),
-			     "ntboot: ExitBootServices failed (status 0x%llx)\n",
-			     (unsigned long long)status);
-		efi_con_print(st, msg);
-		return status;
+			     "ntboot: ExitBootServices failed after %u tries "
+			     "(status 0x%llx)\n",
+			     bi->ebs_attempts, (unsigned long long)status);
+		if (!bi->ebs_attempts) {
+			efi_con_print(st, msg);
+			return status;
+		}
+		/*
+		 * A failed ExitBootServices may have shut part of the
+		 * firmware down: only GetMemoryMap may still be called. Say
+		 * it on COM1 directly and stop.
+		 */
+		com1_raw_print(msg);
+		for (;;)
+			asm volatile("cli; hlt");
 	}
 	call_on_stack((void *)(uptr)(stack + KERNEL_STACK_SIZE), kernel_entry,
 		      bi);

@@ -21,8 +21,10 @@ static size_t load_options_ascii(EFI_LOADED_IMAGE *li, char *out, size_t len)
 	if (!w || !nchars)
 		return 0;
 	for (size_t i = 0; i < nchars && w[i]; i++) {
-		if (w[i] >= 0x80 || (w[i] < 0x20 && w[i] != '\t'))
+		if (w[i] >= 0x80 || (w[i] < 0x20 && w[i] != '\t')) {
+			out[0] = '\0'; /* none of a binary blob is parsed */
 			return 0;
+		}
 		if (n + 1 < len)
 			out[n++] = (char)w[i];
 	}

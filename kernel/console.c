@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "include/platform.h"
 #include "kernel/console.h"
+#include "kernel/delay.h"
 #include "kernel/fbcon.h"
 #include "kernel/io.h"
 
@@ -55,21 +56,20 @@ bool console_init(const struct ntb_options *o,
 
 /*
  * One writer at a time, so lines from several CPUs do not interleave. The
- * wait is bounded: a CPU that died holding the lock must not silence the
- * others, so after ~100 ms a writer goes ahead anyway.
+ * wait has a deadline: a CPU that left with the lock held (a fault or the
+ * watchdog's NMI inside a write) must not silence the others, so after
+ * 100 ms a writer takes the lock over.
  */
 static volatile u32 console_lock;
-#define CONSOLE_LOCK_SPINS 10000000u
+#define CONSOLE_LOCK_WAIT_US 100000
 
 void plat_console_write(const char *s, size_t len)
 {
-	bool locked = false;
+	u64 deadline = deadline_after_us(CONSOLE_LOCK_WAIT_US);
 
-	for (u32 i = 0; i < CONSOLE_LOCK_SPINS; i++) {
-		if (!__atomic_exchange_n(&console_lock, 1, __ATOMIC_ACQUIRE)) {
-			locked = true;
-			break;
-		}
+	while (__atomic_exchange_n(&console_lock, 1, __ATOMIC_ACQUIRE)) {
+		if (deadline_passed(deadline))
+			break; /* taken over: released below as ours */
 		cpu_relax();
 	}
 	serial_write(&console.uart, s, len);
@@ -77,6 +77,5 @@ void plat_console_write(const char *s, size_t len)
 	if (console.debugcon)
 		for (size_t i = 0; i < len; i++)
 			outb(DEBUGCON_PORT, (u8)s[i]);
-	if (locked)
-		__atomic_store_n(&console_lock, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&console_lock, 0, __ATOMIC_RELEASE);
 }

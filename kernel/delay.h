@@ -7,28 +7,17 @@
 #ifndef NTBOOT_KERNEL_DELAY_H
 #define NTBOOT_KERNEL_DELAY_H
 
-#include "arch/x86/tsc.h"
-#include "include/platform.h"
+#include "lib/timing.h"
 #include "kernel/io.h"
-
-/* Before calibration, assume a fast clock so waits are not cut short. */
-#define DELAY_FALLBACK_KHZ 5000000ull
-
-static inline u64 delay_khz(void)
-{
-	u64 khz = plat_tsc_khz();
-
-	return khz ? khz : DELAY_FALLBACK_KHZ;
-}
 
 static inline u64 deadline_after_us(u64 us)
 {
-	return rdtsc() + us * delay_khz() / 1000;
+	return tsc_deadline_us(us);
 }
 
 static inline bool deadline_passed(u64 deadline)
 {
-	return (s64)(rdtsc() - deadline) >= 0;
+	return tsc_deadline_passed(deadline);
 }
 
 static inline void udelay(u64 us)

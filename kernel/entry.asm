@@ -15,6 +15,7 @@ extern do_exception
 ; void call_on_stack(void *stack_top, void (*fn)(void *), void *arg)
 global call_on_stack:function hidden
 call_on_stack:
+	cli			; firmware should leave IF clear; make sure
 	mov rsp, rdi
 	and rsp, -16
 	xor ebp, ebp

@@ -64,11 +64,6 @@ static void __noreturn bail_out(const char *reason)
 	finish(true);
 }
 
-static void fatal_trap(const char *reason)
-{
-	bail_out(reason);
-}
-
 static const char *secure_boot_name(enum secure_boot_state s)
 {
 	switch (s) {
@@ -223,8 +218,7 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 
 static void scale_for_emulator(void)
 {
-	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR) ||
-	    strcmp(boot_cpu_data.hypervisor, "TCGTCGTCGTCG"))
+	if (!cpu_is_emulated())
 		return;
 	if (!run_options.namespace_set)
 		run_options.namespace_bytes = TCG_NAMESPACE;
@@ -253,7 +247,7 @@ void kernel_main(struct boot_info *bi)
 	idt_init();
 	load_gdt_idt();
 	smp_boot_cpu_init();
-	trap_fatal_hook = fatal_trap;
+	trap_fatal_hook = bail_out;
 
 	kprintf("KTAP version 1\n");
 	if (console.uart_requested && !console.uart.present)

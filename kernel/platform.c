@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The platform interface on bare metal (the rest is in console/memory). */
+/*
+ * The platform interface (include/platform.h) on bare metal; the console
+ * and memory parts are in kernel/console.c and kernel/memory.c.
+ */
 #include "include/platform.h"
 #include "arch/x86/cpu.h"
 #include "kernel/msr.h"

@@ -59,10 +59,22 @@ unsigned int num_online_cpus(void)
 	return nr_online;
 }
 
+struct trap_probe *this_cpu_probe(void)
+{
+	return &this_cpu()->probe;
+}
+
+/*
+ * A plain WRMSR: GS_BASE exists on every x86_64 CPU, and the probe that
+ * wrmsr_safe() uses lives behind GS itself.
+ */
 static void set_gs_base(struct percpu *p)
 {
+	u64 v = (u64)(uptr)p;
+
 	p->self = p;
-	wrmsr_safe(MSR_GS_BASE, (u64)(uptr)p);
+	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
+		     "d"((u32)(v >> 32)));
 }
 
 void smp_boot_cpu_init(void)
@@ -108,6 +120,9 @@ static void __noreturn ap_main(void *arg)
 			ap_run_work(pc);
 			barrier();
 			WRITE_ONCE(pc->done_seq, seq);
+			/* It did not watch meanwhile: start the period anew. */
+			if (pc->is_watchdog)
+				watchdog_restart();
 		}
 		if (pc->is_watchdog)
 			watchdog_check(pc);
@@ -134,7 +149,8 @@ int smp_call_async(u32 cpu, void (*fn)(void *), void *arg)
 {
 	struct percpu *pc = per_cpu(cpu);
 
-	if (!pc)
+	/* The boot CPU runs the caller: it has no work slot to post to. */
+	if (!pc || cpu == 0)
 		return -3;
 	/* A CPU that was late but has since finished is usable again. */
 	if (pc->state == CPU_STUCK && READ_ONCE(pc->done_seq) == pc->work_seq)

@@ -12,6 +12,7 @@
 #include "lib/acpi.h"
 #include "lib/jump.h"
 #include "mm/phys_map.h"
+#include "kernel/traps.h"
 
 #define NR_CPUS_MAX 256
 #define AP_STACK_SIZE (64 * 1024)
@@ -41,6 +42,7 @@ struct percpu {
 	volatile bool in_work;
 	bool is_watchdog;	/* watches the boot CPU between work items */
 	ntb_jmp_buf fault_jmp;
+	struct trap_probe probe;	/* rdmsr_safe() and friends */
 };
 
 struct smp_report {

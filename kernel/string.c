@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The C string functions for the image (the compiler also emits calls to
+ * The C string functions for the image, declared in lib/string.h (the compiler also emits calls to
  * memcpy/memset/memmove/memcmp on its own). Simple and obviously correct:
  * the measured copies live in arch/x86/lib, not here.
  */

@@ -13,7 +13,6 @@
 #include "lib/printf.h"
 
 void (*trap_fatal_hook)(const char *reason);
-struct trap_probe trap_probe;
 static int nesting;
 
 static const char *const trap_names[32] = {
@@ -78,30 +77,16 @@ void do_exception(struct pt_regs *regs)
 	struct kunit *test = kunit_current();
 	char reason[96];
 
-	if (smp_processor_id() != 0) {
-		/* An AP: report with its number; the work item fails. */
-		kprintf("    # CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
-			smp_processor_id(), vector, trap_name(vector), regs->ip,
-			cr2);
-		smp_ap_fault(vector);
-	}
-	if (++nesting > 2) {
-		/* Faulting while reporting a fault: stop without printing. */
-		for (;;)
-			asm volatile("cli; hlt");
-	}
-	if (trap_probe.active) {
-		trap_probe.active = false;
-		trap_probe.vector = vector;
-		nesting = 0;
-		ntb_longjmp(trap_probe.jb, 1);
-	}
-	if (vector == X86_TRAP_NMI && watchdog_fired()) {
+	struct trap_probe *probe = this_cpu_probe();
+
+	/* The watchdog's NMI first: it must never be taken for a probe. */
+	if (vector == X86_TRAP_NMI && smp_processor_id() == 0 &&
+	    watchdog_fired()) {
 		/* NMIs stay blocked until an IRET: unblock them for the next. */
 		nmi_unblock();
-		kprintf("    # watchdog: no sign of life for %u s; the boot CPU "
-			"was at RIP 0x%llx\n",
-			watchdog_timeout_s(), regs->ip);
+		kunit_diag("# watchdog: no sign of life for %u s; the boot CPU "
+			   "was at RIP 0x%llx\n",
+			   watchdog_timeout_s(), regs->ip);
 		show_regs(regs, cr2);
 		if (test) {
 			nesting = 0;
@@ -109,6 +94,23 @@ void do_exception(struct pt_regs *regs)
 		}
 		if (trap_fatal_hook)
 			trap_fatal_hook("hang outside a test (watchdog NMI)");
+	}
+	if (probe->active) {
+		probe->active = false;
+		probe->vector = vector;
+		ntb_longjmp(probe->jb, 1);
+	}
+	if (smp_processor_id() != 0) {
+		/* An AP: report with its number; the work item fails. */
+		kunit_diag("# CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
+			   smp_processor_id(), vector, trap_name(vector),
+			   regs->ip, cr2);
+		smp_ap_fault(vector);
+	}
+	if (++nesting > 2) {
+		/* Faulting while reporting a fault: stop without printing. */
+		for (;;)
+			asm volatile("cli; hlt");
 	}
 	if (test && test->fault_expected == vector) {
 		/* A provoked fault: one line is enough. */

@@ -3,6 +3,7 @@
 #define NTBOOT_KERNEL_TRAPS_H
 
 #include "include/types.h"
+#include "include/compiler.h"
 #include "lib/jump.h"
 
 enum x86_trap {
@@ -51,23 +52,32 @@ void nmi_unblock(void);
 /*
  * Probing an instruction that may fault (an MSR a hypervisor lacks):
  *	if (trap_probe_begin())
- *		return -1;	// it faulted; trap_probe.vector says how
+ *		return -1;	// it faulted; this CPU's probe.vector says how
  *	...instruction...
  *	trap_probe_end();
+ * Each CPU has its own probe (in its per-CPU area), so CPUs probing at
+ * the same time cannot take each other's jump.
  */
 struct trap_probe {
 	ntb_jmp_buf jb;
 	volatile bool active;
 	volatile int vector;
 };
-extern struct trap_probe trap_probe;
+
+struct trap_probe *this_cpu_probe(void);
 
 #define trap_probe_begin()                                                   \
 	({                                                                   \
-		int __faulted = ntb_setjmp(trap_probe.jb);                   \
-		trap_probe.active = !__faulted;                              \
+		struct trap_probe *__p = this_cpu_probe();                   \
+		int __faulted = ntb_setjmp(__p->jb);                         \
+		__p->active = !__faulted;                                    \
+		barrier();                                                   \
 		__faulted;                                                   \
 	})
-#define trap_probe_end() (trap_probe.active = false)
+#define trap_probe_end()                                                     \
+	do {                                                                 \
+		barrier();                                                   \
+		this_cpu_probe()->active = false;                            \
+	} while (0)
 
 #endif

@@ -17,6 +17,7 @@ struct tsc_calibration tsc_cal;
 #define HPET_CFG 0x010
 #define HPET_COUNTER 0x0f0
 #define HPET_CFG_ENABLE 0x1
+#define HPET_CAP_64BIT (1ull << 13)
 
 const char *tsc_source_name(enum tsc_source s)
 {
@@ -70,6 +71,8 @@ static u64 measure_hpet(u64 base, unsigned int ms)
 {
 	volatile u8 *h = (volatile u8 *)(uptr)base;
 	u64 cap = readq(h + HPET_CAP), fs_per_tick = cap >> 32;
+	/* COUNT_SIZE_CAP clear: a 32-bit counter, which may wrap. */
+	u64 mask = cap & HPET_CAP_64BIT ? ~0ull : 0xffffffffull;
 	u64 want, c0, c, t0, t1, polls = 0;
 
 	/* Period must be nonzero and at most 100 ns (the spec's limit). */
@@ -84,7 +87,8 @@ static u64 measure_hpet(u64 base, unsigned int ms)
 		if (++polls > MAX_POLLS)
 			return 0;
 		c = readq(h + HPET_COUNTER);
-	} while (c - c0 < want);
+	} while (((c - c0) & mask) < want);
+	c = c0 + ((c - c0) & mask);
 	t1 = rdtsc_ordered();
 	/*
 	 * kHz = cycles / (ticks * fs_per_tick * 1e-15 s) / 1000. The elapsed

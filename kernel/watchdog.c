@@ -74,6 +74,11 @@ void watchdog_check(struct percpu *pc)
 	lapic_send_ipi(per_cpu(0)->apic_id, APIC_ICR_NMI, 1000);
 }
 
+void watchdog_restart(void)
+{
+	wd.seen_at = 0;
+}
+
 bool watchdog_fired(void)
 {
 	if (!READ_ONCE(wd.fired))

@@ -22,6 +22,9 @@ u32 watchdog_timeout_s(void);
 /* On the watching AP's idle loop: look at the heartbeat. */
 void watchdog_check(struct percpu *pc);
 
+/* After the watching CPU ran other work: its view is stale. */
+void watchdog_restart(void);
+
 /* In the NMI handler: did the watchdog send this one? Clears the flag. */
 bool watchdog_fired(void);
 

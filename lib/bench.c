@@ -51,6 +51,8 @@ int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 		  void *arg, void (*between)(void *))
 {
 	u64 aperf0 = 0, mperf0 = 0, aperf1, mperf1, sum = 0, var = 0;
+	unsigned __int128 acc = 0;
+	unsigned int shift = 0;
 	bool have_freq;
 	u32 n;
 
@@ -91,14 +93,23 @@ int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 			sum += rest[i];
 		}
 		r->mean_ns = sum / n;
+		/*
+		 * Squares of deviations of seconds overflow 64 bits: sum in
+		 * 128, then scale down by whole powers of four (exact for the
+		 * square root) until the mean square fits one division.
+		 */
 		for (u32 i = 0; i < n; i++) {
 			u64 d = rest[i] > r->mean_ns ? rest[i] - r->mean_ns :
 						       r->mean_ns - rest[i];
 
-			/* Saturate rather than wrap on absurd outliers. */
-			var += d > 0xffffffffull ? ~0ull / n : d * d / n;
+			acc += (unsigned __int128)d * d;
 		}
-		r->stddev_ns = bench_isqrt(var);
+		while (acc >> 64) {
+			acc >>= 2;
+			shift++;
+		}
+		var = (u64)acc / n;
+		r->stddev_ns = bench_isqrt(var) << shift;
 		r->median_ns = bench_median(rest, n);
 	}
 	return 0;

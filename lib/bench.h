@@ -14,6 +14,7 @@
 #include "include/compiler.h"
 #include "include/types.h"
 
+/* The most runs= allows (lib/options.c). */
 #define BENCH_MAX_RUNS 1000
 
 struct bench_result {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "arch/x86/tsc.h"
-#include "include/platform.h"
+#include "lib/timing.h"
 #include "lib/cpu_barrier.h"
 
 void cpu_barrier_init(struct cpu_barrier *b, u32 parties)
@@ -15,8 +14,7 @@ int cpu_barrier_wait(struct cpu_barrier *b, struct cpu_barrier_waiter *w,
 		     u64 timeout_us)
 {
 	u32 want = w->sense ^ 1;
-	u64 khz = plat_tsc_khz() ? plat_tsc_khz() : 5000000;
-	u64 deadline = rdtsc() + timeout_us * khz / 1000;
+	u64 deadline = tsc_deadline_us(timeout_us);
 
 	w->sense = want;
 	if (__atomic_load_n(&b->broken, __ATOMIC_ACQUIRE))
@@ -28,7 +26,7 @@ int cpu_barrier_wait(struct cpu_barrier *b, struct cpu_barrier_waiter *w,
 		return 0;
 	}
 	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != want) {
-		if ((s64)(rdtsc() - deadline) >= 0 ||
+		if (tsc_deadline_passed(deadline) ||
 		    __atomic_load_n(&b->broken, __ATOMIC_ACQUIRE)) {
 			__atomic_store_n(&b->broken, true, __ATOMIC_RELEASE);
 			return -1;

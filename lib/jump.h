@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Non-local jumps for aborting a test case. The image has its own
- * setjmp/longjmp (kernel/setjmp.asm); hosted builds use the C library's,
+ * setjmp/longjmp (kernel/entry.asm); hosted builds use the C library's,
  * which the sanitizers know about.
  */
 #ifndef NTBOOT_LIB_JUMP_H

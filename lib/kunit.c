@@ -150,6 +150,8 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	test->status = KUNIT_FAILURE;
+	if (test->quiet)
+		return;
 	kprintf("    # %s: EXPECTATION FAILED at %s:%d\n    # %s\n", test->name,
 		file, line, msg);
 }
@@ -244,13 +246,16 @@ static const char *status_word(enum kunit_status s)
 	return s == KUNIT_FAILURE ? "not ok" : "ok";
 }
 
+/* One kprintf: a result line must not be split by another CPU's line. */
 static void print_result(int indent, unsigned int index, const char *name,
 			 enum kunit_status status, const char *comment)
 {
-	kprintf("%*s%s %u %s", indent, "", status_word(status), index, name);
 	if (status == KUNIT_SKIPPED)
-		kprintf(" # SKIP %s", comment && *comment ? comment : "");
-	kprintf("\n");
+		kprintf("%*sok %u %s # SKIP %s\n", indent, "", index, name,
+			comment && *comment ? comment : "no reason given");
+	else
+		kprintf("%*s%s %u %s\n", indent, "", status_word(status), index,
+			name);
 }
 
 /*
@@ -316,8 +321,11 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 			fail++;
 			remember_failure(suite->name, c->name);
 		}
-		else if (test.status == KUNIT_SKIPPED)
-			skip++;
+		else if (test.status == KUNIT_SKIPPED) {
+			if (!skip++)
+				ntb_snprintf(reason, reason_len, "%s",
+					     test.status_comment);
+		}
 		else
 			pass++;
 	}
@@ -332,11 +340,9 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 	t->skipped += skip;
 	if (fail)
 		return KUNIT_FAILURE;
-	if (skip == suite->num_cases) {
-		if (!skip_all)
-			ntb_snprintf(reason, reason_len, "all cases skipped");
+	/* All skipped: the suite's reason is its first case's. */
+	if (skip == suite->num_cases)
 		return KUNIT_SKIPPED;
-	}
 	return KUNIT_SUCCESS;
 }
 

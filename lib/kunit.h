@@ -28,6 +28,8 @@ struct kunit {
 	ntb_jmp_buf fault_jmp;
 	int fault_expected;
 	int fault_caught;
+	/* A scratch test inside a case: failures are recorded, not printed. */
+	bool quiet;
 	void *priv;
 };
 

@@ -209,7 +209,8 @@ static int opt_runs(struct ntb_options *o, const char *v, size_t len,
 {
 	u64 n;
 
-	if (parse_bounded(v, len, 1, 100000, &n, why, whylen))
+	/* The timing core keeps every sample: BENCH_MAX_RUNS of them. */
+	if (parse_bounded(v, len, 1, 1000, &n, why, whylen))
 		return -1;
 	o->runs = (u32)n;
 	o->runs_set = true;
@@ -219,8 +220,11 @@ static int opt_runs(struct ntb_options *o, const char *v, size_t len,
 static int opt_litmus_iters(struct ntb_options *o, const char *v, size_t len,
 			    char *why, size_t whylen)
 {
-	return parse_bounded(v, len, 1, 1000000000000ull, &o->litmus_iters,
-			     why, whylen);
+	if (parse_bounded(v, len, 1, 1000000000000ull, &o->litmus_iters, why,
+			  whylen))
+		return -1;
+	o->litmus_iters_set = true;
+	return 0;
 }
 
 static int opt_layout(struct ntb_options *o, const char *v, size_t len,
@@ -400,7 +404,9 @@ static int opt_smp_extra(struct ntb_options *o, const char *v, size_t len,
 
 static const struct opt_def opt_table[] = {
 	{ "suite", opt_suite, "suites to run: comma-separated globs (memcpy*,memmap*)" },
-	{ "console", opt_console, "ttyS0..3[,baud], io,0xPORT[,baud], mmio[32],0xADDR[,baud], none (default: ACPI SPCR, else COM1)" },
+	{ "console", opt_console,
+	  "ttyS0..3[,baud], io,0xPORT[,baud], mmio[32],0xADDR[,baud], none "
+	  "(default: ACPI SPCR, else COM1)" },
 	{ "namespace", opt_namespace, "modelled pmem namespace size (100G)" },
 	{ "runs", opt_runs, "timed runs per benchmark (30)" },
 	{ "layout", opt_layout, "struct page sizes: 64,80,96" },
@@ -410,9 +416,12 @@ static const struct opt_def opt_table[] = {
 	{ "drain", opt_drain, "SFENCE drains in the template path (on; off is research only)" },
 	{ "on_finish", opt_on_finish, "poweroff, halt or reboot at the end" },
 	{ "smp", opt_smp, "CPUs to start: off, all or a count" },
-	{ "smp.extra_apic_ids", opt_smp_extra, "also try to start these APIC IDs (tests the report of a CPU that never starts)" },
+	{ "smp.extra_apic_ids", opt_smp_extra,
+	  "also try to start these APIC IDs (tests the report of a CPU that "
+	  "never starts)" },
 	{ "runs_id", opt_runs_id, "tag echoed in the header for lab logs" },
-	{ "watchdog", opt_watchdog, "seconds without progress before a case is declared hung (300; off)" },
+	{ "watchdog", opt_watchdog,
+	  "seconds without progress before a case is declared hung (300; off)" },
 	{ "list", opt_list, "list the suites and stop (on/off)" },
 };
 

@@ -56,6 +56,7 @@ struct ntb_options {
 	/* Given explicitly (not defaults): emulators scale the others. */
 	bool namespace_set;
 	bool runs_set;
+	bool litmus_iters_set;
 };
 
 enum ntb_mode {

@@ -34,4 +34,28 @@ static inline u64 cycles_to_ns(u64 cycles)
 		     32);
 }
 
+/*
+ * Deadlines on this CPU's TSC (never compare one with another CPU's: TSCs
+ * need not agree). Before calibration a fast clock is assumed, so a wait
+ * is never cut short.
+ */
+#define TSC_KHZ_GUESS 5000000ull
+
+static inline u64 tsc_khz_for_deadlines(void)
+{
+	u64 khz = plat_tsc_khz();
+
+	return khz ? khz : TSC_KHZ_GUESS;
+}
+
+static inline u64 tsc_deadline_us(u64 us)
+{
+	return rdtsc() + us * tsc_khz_for_deadlines() / 1000;
+}
+
+static inline bool tsc_deadline_passed(u64 deadline)
+{
+	return (s64)(rdtsc() - deadline) >= 0;
+}
+
 #endif

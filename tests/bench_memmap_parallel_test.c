@@ -29,11 +29,10 @@
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
+#include "tests/bench_util.h"
 #include "mm/mm_init.h"
 
-#define BUF_ALIGN (2ull << 20)
 /* Keep a tenth of free memory for everything else. */
-#define MEM_HEADROOM_DIV 10
 /* pfns per word of the pageblock bitmap */
 #define PAR_ALIGN_PFNS \
 	(pageblock_nr_pages * (BITS_PER_LONG / NR_PAGEBLOCK_BITS))
@@ -74,9 +73,7 @@ struct par_run {
 
 static u64 par_wait_cycles(void)
 {
-	u64 khz = plat_tsc_khz();
-
-	return (u64)PAR_WAIT_MS * (khz ? khz : 5000000);
+	return (u64)PAR_WAIT_MS * tsc_khz_for_deadlines();
 }
 
 static void par_part(struct par_worker *w)
@@ -218,48 +215,9 @@ static unsigned int next_count(unsigned int k, unsigned int n)
 	return min(2 * k, n);
 }
 
-/*
- * The sanitizer build (what `make check-host` runs) tests the code paths,
- * its timings mean nothing: sizes not given by the user shrink, as the
- * image does under TCG.
- */
-#define SAN_NAMESPACE (16ull << 20)
-#define SAN_RUNS 3
-
 static u32 bench_runs(void)
 {
-#ifdef __SANITIZE_ADDRESS__
-	if (!run_options.runs_set)
-		return min(run_options.runs, (u32)SAN_RUNS);
-#endif
 	return run_options.runs;
-}
-
-static u64 fitting_namespace(struct kunit *test, unsigned int size)
-{
-	u64 ns = run_options.namespace_bytes;
-	u64 avail = plat_mem_available();
-	u64 room = avail - avail / MEM_HEADROOM_DIV;
-
-#ifdef __SANITIZE_ADDRESS__
-	if (!run_options.namespace_set && ns > SAN_NAMESPACE) {
-		kunit_info(test,
-			   "sanitizer build: namespace=%lluM runs=%u "
-			   "unless given",
-			   SAN_NAMESPACE >> 20, bench_runs());
-		return SAN_NAMESPACE;
-	}
-#endif
-
-	while (ns > SZ_2M && ns / 4096 * size > room)
-		ns /= 2;
-	if (ns != run_options.namespace_bytes)
-		kunit_info(test,
-			   "namespace scaled down from %llu MiB to %llu "
-			   "MiB to fit its memmap in %llu MiB of free memory",
-			   run_options.namespace_bytes >> 20, ns >> 20,
-			   avail >> 20);
-	return ns;
 }
 
 static bool strategy_wanted(const char *name)
@@ -362,7 +320,7 @@ static void parallel_init_scaling(struct kunit *test)
 	u64 ns;
 
 	KUNIT_ASSERT_NOT_NULL(test, l);
-	ns = fitting_namespace(test, l->size);
+	ns = bench_fit_namespace(test, l->size);
 	/* Not kunit_kzalloc(): a CPU that never returns keeps it. */
 	r = plat_alloc_aligned(r_bytes, 64);
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -400,8 +358,7 @@ static void parallel_init_scaling(struct kunit *test)
 			continue;
 		}
 		r->m = &m;
-		for_each_memmap_strategy(s)
-		{
+		for_each_memmap_strategy(s) {
 			if (r->stuck)
 				break;
 			if (!strategy_wanted(s->name))

@@ -4,8 +4,8 @@
  * (default 100 GiB: 26,214,400 struct pages), 30 times per strategy, the
  * first run apart, for each struct page size and namespace mode; and in
  * the same run the machine's limit, a streaming-store fill of the same
- * number of bytes. Every run's memory is verified against the model after
- * timing. Bytes counted = bytes written to the destination (struct pages
+ * number of bytes. The memmap is poisoned before the first run and verified
+ * against the model after the last, outside the timing. Bytes counted = bytes written to the destination (struct pages
  * the run writes, times their size).
  *
  *   bench_limit        limit_nt64/128/256/512 and limit_cached fills
@@ -22,9 +22,8 @@
 #include "lib/run_context.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
+#include "tests/bench_util.h"
 
-/* Keep a tenth of free memory for everything else. */
-#define MEM_HEADROOM_DIV 10
 #define BUF_ALIGN (2ull << 20)
 
 /* The limit fills: template stores of non-zero data, widest last. */
@@ -133,29 +132,6 @@ static int widest_limit(void)
 	return -1;
 }
 
-/*
- * The namespace to model: run_options.namespace_bytes, halved until the
- * memmap of the largest layout fits in free memory (said so in a line).
- */
-static u64 fitting_namespace(struct kunit *test, unsigned int max_size)
-{
-	u64 ns = run_options.namespace_bytes;
-	u64 avail = plat_mem_available();
-	u64 room = avail - avail / MEM_HEADROOM_DIV;
-	u64 need = ns / 4096 * max_size;
-
-	if (need <= room)
-		return ns;
-	while (ns > SZ_2M && ns / 4096 * max_size > room)
-		ns /= 2;
-	kunit_info(test,
-		   "namespace scaled down from %llu MiB to %llu MiB: its "
-		   "memmap needs %llu MiB of %u-byte struct pages, %llu MiB free",
-		   run_options.namespace_bytes >> 20, ns >> 20, need >> 20,
-		   max_size, avail >> 20);
-	return ns;
-}
-
 static unsigned int max_layout_size(void)
 {
 	unsigned int m = 64;
@@ -167,7 +143,7 @@ static unsigned int max_layout_size(void)
 
 static void bench_limit_fills(struct kunit *test)
 {
-	u64 ns = fitting_namespace(test, 64);
+	u64 ns = bench_fit_namespace(test, 64);
 	size_t bytes = ns / 4096 * 64;
 	void *buf = plat_alloc_aligned(bytes, BUF_ALIGN);
 	char ctx[64];
@@ -350,7 +326,7 @@ static void bench_memmap_all(struct kunit *test)
 {
 	static const u32 modes[] = { MODE_FSDAX, MODE_DEVDAX2M, MODE_DEVDAX1G };
 	unsigned int max_size = max_layout_size();
-	u64 ns = fitting_namespace(test, max_size);
+	u64 ns = bench_fit_namespace(test, max_size);
 	size_t buf_bytes = ns / 4096 * max_size;
 	void *buf = plat_alloc_aligned(buf_bytes, BUF_ALIGN);
 	int limit_idx = widest_limit();

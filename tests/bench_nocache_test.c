@@ -54,7 +54,6 @@
 /* A timed run writes this share of the destination. */
 #define RUN_SHARE 16
 /* Keep a tenth of free memory for everything else. */
-#define MEM_HEADROOM_DIV 10
 #define POISON 0x00
 
 enum copy_kind { COPY_CACHED, COPY_CLEAN, COPY_NOCACHE };
@@ -361,7 +360,7 @@ DEFINE_CHUNK_CASE(65536)
 static size_t pick_dest(char *why, size_t len)
 {
 	u64 want = DEST_BYTES, avail = plat_mem_available();
-	u64 room = avail - avail / MEM_HEADROOM_DIV;
+	u64 room = bench_mem_room();
 
 	why[0] = 0;
 	/* 0: the platform cannot tell; the allocation below will. */

@@ -46,7 +46,6 @@
  * stable median, since the evicted share hardly varies between runs.
  */
 #define MAX_RUNS 5
-#define MEM_HEADROOM_DIV 10
 #define POISON 0x5a
 
 static struct {
@@ -365,7 +364,7 @@ static u64 pick_namespace(unsigned int page_size)
 			    SZ_2M);
 	u64 avail = plat_mem_available();
 	/* Half the room: the buffers need some too. 0: cannot tell. */
-	u64 room = avail ? (avail - avail / MEM_HEADROOM_DIV) / 2 : ~0ull;
+	u64 room = avail ? bench_mem_room() / 2 : ~0ull;
 
 	pl.scaled = NULL;
 	if (run_options.namespace_bytes < want) {

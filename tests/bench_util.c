@@ -5,6 +5,8 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/bench_util.h"
+#include "include/platform.h"
+#include "lib/run_context.h"
 
 #define DEFAULT_L2 (1ull << 20)
 #define DEFAULT_LLC (32ull << 20)
@@ -168,4 +170,32 @@ const char *bench_size_str(u64 bytes)
 				 bytes >> (10 * u));
 	ntb_snprintf(buf + n, sizeof(ring[0]) - n, " %s", unit[u]);
 	return buf;
+}
+
+#define MEM_HEADROOM_DIV 10
+
+u64 bench_mem_room(void)
+{
+	u64 avail = plat_mem_available();
+
+	return avail - avail / MEM_HEADROOM_DIV;
+}
+
+u64 bench_fit_namespace(struct kunit *test, unsigned int page_size)
+{
+	u64 ns = run_options.namespace_bytes;
+	u64 room = bench_mem_room();
+
+	while (ns > SZ_2M && ns / 4096 * page_size > room)
+		ns /= 2;
+	if (ns != run_options.namespace_bytes)
+		kunit_info(test,
+			   "namespace scaled down from %llu MiB to %llu MiB: "
+			   "its memmap of %u-byte struct pages needs %llu MiB, "
+			   "%llu MiB free",
+			   run_options.namespace_bytes >> 20, ns >> 20,
+			   page_size,
+			   run_options.namespace_bytes / 4096 * page_size >> 20,
+			   plat_mem_available() >> 20);
+	return ns;
 }

@@ -10,6 +10,8 @@
 
 #include "include/types.h"
 
+struct kunit;
+
 struct bench_caches {
 	u64 l1d_bytes;
 	u64 l2_bytes;
@@ -46,5 +48,18 @@ void bench_caches_print(const char *suite, const struct bench_caches *c);
 
 /* "1 GiB", "240 MiB", "48 KiB", "100 B": for diagnostics. */
 const char *bench_size_str(u64 bytes);
+
+/*
+ * Memory a benchmark may take: free memory less a tenth kept for
+ * everything else.
+ */
+u64 bench_mem_room(void);
+
+/*
+ * The namespace to model: namespace= (run_options), halved until its
+ * memmap at @page_size bytes per struct page fits bench_mem_room(); a
+ * scaled namespace is said in a line of @test.
+ */
+u64 bench_fit_namespace(struct kunit *test, unsigned int page_size);
 
 #endif

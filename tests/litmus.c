@@ -9,6 +9,7 @@
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
+#include "lib/timing.h"
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
@@ -119,23 +120,9 @@ struct litmus_ctx {
 	u64 hist[LITMUS_NR_KEYS];
 };
 
-static u64 tsc_khz_or_guess(void)
-{
-	u64 khz = plat_tsc_khz();
-
-	/* Unknown: assume a fast clock, which only makes deadlines longer. */
-	return khz ? khz : 5000000;
-}
-
 static u64 ms_to_cycles(u64 ms)
 {
-	return ms * tsc_khz_or_guess();
-}
-
-static bool under_tcg(void)
-{
-	return boot_cpu_has(X86_FEATURE_HYPERVISOR) &&
-	       !strcmp(boot_cpu_data.hypervisor, "TCGTCGTCGTCG");
+	return ms * tsc_khz_for_deadlines();
 }
 
 void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
@@ -153,7 +140,8 @@ void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
 	 */
 	cfg->hang_ms = virt ? LITMUS_HANG_MS_VIRT : LITMUS_HANG_MS;
 	cfg->iters = run_options.litmus_iters;
-	cfg->timed = cfg->iters == LITMUS_DEFAULT_ITERS;
+	/* litmus.iters= given: exactly that many; else a time-capped run. */
+	cfg->timed = !run_options.litmus_iters_set;
 	cfg->run_ms = LITMUS_RUN_MS;
 	if (!cfg->timed) {
 		kprintf("  # litmus: litmus.iters=%llu: every run does exactly "
@@ -161,7 +149,7 @@ void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
 			cfg->iters);
 		return;
 	}
-	if (under_tcg()) {
+	if (cpu_is_emulated()) {
 		suite_ms = LITMUS_TCG_SUITE_MS;
 		why = "QEMU TCG";
 	}
@@ -176,7 +164,7 @@ void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
 			"each (%u runs) to keep the suite under %llu s\n",
 			why, cfg->run_ms, nr_runs, suite_ms / 1000);
 	}
-	if (under_tcg())
+	if (cpu_is_emulated())
 		kprintf("  # litmus: TCG executes MOVNTI as a plain store and "
 			"runs vCPUs as host threads: NT reorderings cannot "
 			"appear there, a forbidden outcome is still a bug\n");
@@ -437,6 +425,12 @@ static void litmus_thread(void *arg)
 
 	if (litmus_barrier(c, me, &sense, WAIT_START, 0))
 		return;
+	/*
+	 * Thread 0 times the run with its own TSC: CPUs' TSCs need not
+	 * agree, so no value read on another CPU is compared with it.
+	 */
+	if (me == 0)
+		c->t_start = c->t_batch = rdtsc();
 	for (;;) {
 		u32 n = READ_ONCE(c->ctl.batch_n);
 		u8 *inst = c->vars;
@@ -636,15 +630,13 @@ void litmus_run(struct kunit *test, const struct litmus_test *t,
 	c->target = cfg->iters;
 	c->timed = cfg->timed;
 	c->cap_cycles = ms_to_cycles(cfg->run_ms);
-	c->batch_cycles = LITMUS_BATCH_TARGET_US * tsc_khz_or_guess() / 1000;
+	c->batch_cycles = LITMUS_BATCH_TARGET_US * tsc_khz_for_deadlines() / 1000;
 	c->ctl.batch_n = (u32)min((u64)LITMUS_MIN_BATCH, c->target);
 	c->ctl.cut_at = ~0u;
 	for (unsigned int i = 0; i < 2; i++) {
 		c->th[i].ctx = c;
 		c->th[i].index = i;
 	}
-	c->t_start = c->t_batch = rdtsc();
-
 	/*
 	 * Thread 1 first: it waits at the start barrier for thread 0, which
 	 * runs right here when CPU 0 is part of the pair.

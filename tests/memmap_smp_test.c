@@ -79,18 +79,12 @@ struct smp_run {
 	u64 write_ns;
 };
 
-static bool under_tcg(void)
-{
-	return boot_cpu_has(X86_FEATURE_HYPERVISOR) &&
-	       !strcmp(boot_cpu_data.hypervisor, "TCGTCGTCGTCG");
-}
-
 static bool slow_platform(void)
 {
 #ifdef __SANITIZE_ADDRESS__
 	return true;
 #else
-	return under_tcg();
+	return cpu_is_emulated();
 #endif
 }
 
@@ -203,7 +197,7 @@ static bool smp_round(struct kunit *test, struct smp_run *r,
 		      struct smp_worker *w, unsigned int n,
 		      struct smp_totals *t)
 {
-	bool round_early = false;
+	bool round_early = false, ok = true;
 	u64 wait_us = SMP_WAIT_MS * 2000ull;
 
 	memmap_poison(r->m, POISON);
@@ -230,6 +224,7 @@ static bool smp_round(struct kunit *test, struct smp_run *r,
 		}
 	}
 	smp_reader(&w[0]);
+	/* Wait for every CPU, failed ones included: they use our memory. */
 	for (unsigned int cpu = 1; cpu < n; cpu++) {
 		int rc = plat_wait_cpu(cpu, wait_us);
 
@@ -238,9 +233,11 @@ static bool smp_round(struct kunit *test, struct smp_run *r,
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "CPU %u did not finish its part (%d)",
 				      cpu, rc);
-			return false;
+			ok = false;
 		}
 	}
+	if (!ok)
+		return false;
 	if (r->writer_timed_out) {
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "writer CPU %u: only %u of %u readers got ready "
@@ -357,8 +354,7 @@ static void smp_layouts(struct kunit *test, struct smp_run *r,
 			continue;
 		}
 		r->m = &m;
-		for_each_memmap_strategy(s)
-		{
+		for_each_memmap_strategy(s) {
 			if (r->stuck)
 				break;
 			if (!glob_list_match(run_options.strategy, s->name))
@@ -379,7 +375,7 @@ static void smp_layouts(struct kunit *test, struct smp_run *r,
 static void memmap_smp_mode(struct kunit *test, u32 mode)
 {
 	unsigned int n = plat_cpu_count(), rounds;
-	unsigned long max_pfns = under_tcg() ? SMP_MAX_PFNS_TCG : SMP_MAX_PFNS;
+	unsigned long max_pfns = cpu_is_emulated() ? SMP_MAX_PFNS_TCG : SMP_MAX_PFNS;
 	unsigned long nr =
 		min(run_options.namespace_bytes >> PAGE_SHIFT, (u64)max_pfns);
 	size_t early_bytes = EARLY_PAGES * MAX_STRUCT_PAGE_SIZE;
@@ -407,7 +403,7 @@ static void memmap_smp_mode(struct kunit *test, u32 mode)
 	r->writer = n - 1;
 	r->nr_readers = n - 1;
 	r->wait_cycles =
-		SMP_WAIT_MS * (plat_tsc_khz() ? plat_tsc_khz() : 5000000);
+		SMP_WAIT_MS * tsc_khz_for_deadlines();
 	for (unsigned int cpu = 0; cpu < n; cpu++) {
 		w[cpu].run = r;
 		w[cpu].cpu = cpu;

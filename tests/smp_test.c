@@ -104,11 +104,14 @@ static void smp_fault_on_other_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slot.ran, 1);
 }
 
-static void spin_20ms(void *arg)
-{
-	u64 end = rdtsc() + plat_tsc_khz() * 20;
+static volatile int spin_release;
 
-	while (rdtsc() < end)
+/* Spins until the test releases it (or 2 s pass, so it always ends). */
+static void spin_until_released(void *arg)
+{
+	u64 end = rdtsc() + plat_tsc_khz() * 2000;
+
+	while (!READ_ONCE(spin_release) && rdtsc() < end)
 		asm volatile("pause");
 }
 
@@ -118,10 +121,15 @@ static void smp_timeout_reported(struct kunit *test)
 
 	if (cpu == 0)
 		kunit_skip(test, "one CPU");
-	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, spin_20ms, NULL, 100), -2);
+	/* Work that cannot end before the wait does: the wait times out. */
+	WRITE_ONCE(spin_release, 0);
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, spin_until_released, NULL,
+					      1000),
+			-2);
 	/* Once it finishes, the CPU takes work again. */
+	WRITE_ONCE(spin_release, 1);
 	KUNIT_EXPECT_EQ(test, plat_wait_cpu(cpu, WORK_TIMEOUT_US), 0);
-	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, spin_20ms, NULL,
+	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, spin_until_released, NULL,
 					      WORK_TIMEOUT_US),
 			0);
 }
@@ -175,10 +183,20 @@ static void smp_barrier_rounds(struct kunit *test)
 	j->cpus = n;
 	cpu_barrier_init(&j->bar, n);
 	barrier_job = j;
-	for (unsigned int cpu = 1; cpu < n; cpu++)
-		KUNIT_ASSERT_EQ(test, plat_run_on_cpu_async(cpu, barrier_worker,
-							    (void *)(uptr)cpu),
-				0);
+	for (unsigned int cpu = 1; cpu < n; cpu++) {
+		int rc = plat_run_on_cpu_async(cpu, barrier_worker,
+					       (void *)(uptr)cpu);
+
+		if (rc) {
+			/* The others must not wait for it, nor outlive @j. */
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "CPU %u does not take work (%d)", cpu, rc);
+			__atomic_store_n(&j->bar.broken, true, __ATOMIC_RELEASE);
+			for (unsigned int c = 1; c < cpu; c++)
+				plat_wait_cpu(c, WORK_TIMEOUT_US);
+			return;
+		}
+	}
 	barrier_rounds(j, 0);
 	for (unsigned int cpu = 1; cpu < n; cpu++)
 		KUNIT_EXPECT_EQ(test, plat_wait_cpu(cpu, WORK_TIMEOUT_US), 0);

@@ -143,6 +143,12 @@ void cpu_detect(struct cpuinfo_x86 *c)
 		c->xcr0 = xgetbv0();
 }
 
+bool cpu_is_emulated(void)
+{
+	return boot_cpu_has(X86_FEATURE_HYPERVISOR) &&
+	       !strcmp(boot_cpu_data.hypervisor, "TCGTCGTCGTCG");
+}
+
 bool cpu_avx_usable(void)
 {
 	/* XCR0 bits 1 (SSE) and 2 (AVX) must both be enabled. */

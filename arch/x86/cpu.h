@@ -75,6 +75,13 @@ bool cpu_avx512_usable(void);
 
 const char *x86_feature_name(enum x86_feature f);
 
+/*
+ * Is this QEMU's TCG, an emulated CPU? Its timings mean nothing about
+ * silicon and its clocks drift apart under load: sizes and tolerances
+ * that only make sense on real CPUs are adapted where this is true.
+ */
+bool cpu_is_emulated(void);
+
 /* "sse2 clflush clwb avx ..." into @buf. */
 void cpu_format_features(char *buf, size_t len);
 

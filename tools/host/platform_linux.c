@@ -75,10 +75,24 @@ void *plat_alloc_aligned(size_t size, size_t align)
 	if (size >= (2u << 20) && align <= (2u << 20)) {
 		size_t len = (size + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
 
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		size_t huge = 2u << 20;
+		uintptr_t start, aligned;
+
+		/*
+		 * mmap() aligns only to pages (before Linux 6.7): map 2 MiB
+		 * more and trim, so the buffer can sit on huge pages and the
+		 * caller gets the alignment it asked for.
+		 */
+		p = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
 			return NULL;
+		start = (uintptr_t)p;
+		aligned = (start + huge - 1) & ~(uintptr_t)(huge - 1);
+		if (aligned > start)
+			munmap(p, aligned - start);
+		munmap((void *)(aligned + len), start + huge - aligned);
+		p = (void *)aligned;
 		madvise(p, len, MADV_HUGEPAGE);
 		return p;
 	}
