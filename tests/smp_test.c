@@ -220,6 +220,41 @@ static void smp_barrier_times_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_barrier_wait(&bar, &w, 1000), 0);
 }
 
+#define X86_CR0_NW (1ull << 29)
+#define X86_CR0_CD (1ull << 30)
+
+static void read_cr0(void *arg)
+{
+	u64 v;
+
+	asm volatile("mov %%cr0, %0" : "=r"(v));
+	*(u64 *)arg = v;
+}
+
+/*
+ * Every CPU runs with its caches on: an AP leaves INIT with CR0.CD and
+ * NW set, and a bring-up that forgets them makes everything it runs
+ * uncached (an emulator does not show it; this test does).
+ */
+static void smp_caches_enabled(struct kunit *test)
+{
+	unsigned int n = plat_cpu_count();
+
+	if (!plat_can_catch_faults())
+		kunit_skip(test, "reading CR0 needs ring 0 (the image)");
+	for (unsigned int cpu = 0; cpu < n; cpu++) {
+		u64 cr0 = ~0ull;
+
+		KUNIT_EXPECT_EQ(test, plat_run_on_cpu(cpu, read_cr0, &cr0,
+						      WORK_TIMEOUT_US),
+				0);
+		if (cr0 & (X86_CR0_CD | X86_CR0_NW))
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "CPU %u: CR0 0x%llx has caching disabled",
+				      cpu, cr0);
+	}
+}
+
 static void smp_bad_cpu_number(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, plat_run_on_cpu(plat_cpu_count(), record_id,
@@ -234,6 +269,7 @@ static const struct kunit_case smp_cases[] = {
 	KUNIT_CASE(smp_timeout_reported),
 	KUNIT_CASE(smp_barrier_rounds),
 	KUNIT_CASE(smp_barrier_times_out),
+	KUNIT_CASE(smp_caches_enabled),
 	KUNIT_CASE(smp_bad_cpu_number),
 };
 
