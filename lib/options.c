@@ -227,19 +227,36 @@ static int opt_litmus_iters(struct ntb_options *o, const char *v, size_t len,
 	return 0;
 }
 
+/*
+ * Walk the comma-separated words of a value: for (i = 0; list_next(v, len,
+ * &i, &w, &wlen);) ... An empty word (",,") comes out as length 0.
+ */
+static bool list_next(const char *v, size_t len, size_t *pos, const char **w,
+		      size_t *wlen)
+{
+	size_t j = *pos;
+
+	if (*pos >= len)
+		return false;
+	while (j < len && v[j] != ',')
+		j++;
+	*w = v + *pos;
+	*wlen = j - *pos;
+	*pos = j + 1;
+	return true;
+}
+
 static int opt_layout(struct ntb_options *o, const char *v, size_t len,
 		      char *why, size_t whylen)
 {
 	u32 n = 0;
-	size_t i = 0;
+	size_t i = 0, wl;
+	const char *w;
 
-	while (i < len) {
-		size_t j = i;
+	while (list_next(v, len, &i, &w, &wl)) {
 		u64 sz;
 
-		while (j < len && v[j] != ',')
-			j++;
-		if (parse_u64(v + i, j - i, &sz) ||
+		if (parse_u64(w, wl, &sz) ||
 		    (sz != 64 && sz != 80 && sz != 96)) {
 			ntb_snprintf(why, whylen,
 				     "struct page sizes are 64, 80 or 96");
@@ -251,7 +268,6 @@ static int opt_layout(struct ntb_options *o, const char *v, size_t len,
 			return -1;
 		}
 		o->layouts[n++] = (u32)sz;
-		i = j + 1;
 	}
 	if (!n) {
 		ntb_snprintf(why, whylen, "empty list");
@@ -265,25 +281,21 @@ static int opt_mode(struct ntb_options *o, const char *v, size_t len,
 		    char *why, size_t whylen)
 {
 	u32 mask = 0;
-	size_t i = 0;
+	size_t i = 0, wl;
+	const char *w;
 
-	while (i < len) {
-		size_t j = i;
-
-		while (j < len && v[j] != ',')
-			j++;
-		if (word_eq(v + i, j - i, "fsdax"))
+	while (list_next(v, len, &i, &w, &wl)) {
+		if (word_eq(w, wl, "fsdax")) {
 			mask |= MODE_FSDAX;
-		else if (word_eq(v + i, j - i, "devdax2m"))
+		} else if (word_eq(w, wl, "devdax2m")) {
 			mask |= MODE_DEVDAX2M;
-		else if (word_eq(v + i, j - i, "devdax1g"))
+		} else if (word_eq(w, wl, "devdax1g")) {
 			mask |= MODE_DEVDAX1G;
-		else {
+		} else {
 			ntb_snprintf(why, whylen,
 				     "modes are fsdax, devdax2m, devdax1g");
 			return -1;
 		}
-		i = j + 1;
 	}
 	if (!mask) {
 		ntb_snprintf(why, whylen, "empty list");
@@ -380,15 +392,13 @@ static int opt_smp_extra(struct ntb_options *o, const char *v, size_t len,
 			 char *why, size_t whylen)
 {
 	u32 n = 0;
-	size_t i = 0;
+	size_t i = 0, wl;
+	const char *w;
 
-	while (i < len) {
-		size_t j = i;
+	while (list_next(v, len, &i, &w, &wl)) {
 		u64 id;
 
-		while (j < len && v[j] != ',')
-			j++;
-		if (parse_u64(v + i, j - i, &id) || id > 0xfffffffe ||
+		if (parse_u64(w, wl, &id) || id > 0xfffffffe ||
 		    n == OPT_LIST_MAX) {
 			ntb_snprintf(why, whylen,
 				     "expected up to %d APIC IDs, like 7,9",
@@ -396,7 +406,6 @@ static int opt_smp_extra(struct ntb_options *o, const char *v, size_t len,
 			return -1;
 		}
 		o->smp_extra_ids[n++] = (u32)id;
-		i = j + 1;
 	}
 	o->nr_smp_extra_ids = n;
 	return 0;
