@@ -245,7 +245,7 @@ void kernel_main(struct boot_info *bi)
 		     boot_cpu_has(X86_FEATURE_HYPERVISOR));
 
 	idt_init();
-	load_gdt_idt();
+	load_cpu_tables(&boot_cpu_tables);
 	smp_boot_cpu_init();
 	trap_fatal_hook = bail_out;
 

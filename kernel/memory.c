@@ -25,6 +25,26 @@ static void write_cr3(u64 v)
 	asm volatile("mov %0, %%cr3" ::"r"(v) : "memory");
 }
 
+/*
+ * Make the 4 KiB page at @addr not present (a guard page): map it as a
+ * 4 KiB page first, which splits any huge page around it, then clear the
+ * PTE's present bit.
+ */
+static int unmap_page(u64 addr, const struct pgtable_alloc *pa)
+{
+	pteval_t *t = kmem.pml4;
+
+	if (pgtable_map_range(kmem.pml4, addr, SZ_4K,
+			      _PAGE_PRESENT | _PAGE_RW, pa, &kmem.pt_stats))
+		return -1;
+	/* PML4, PDPT and PD entries lead to the page table of @addr. */
+	for (int level = 3; level >= 1; level--)
+		t = (pteval_t *)(uptr)(t[(addr >> (12 + 9 * level)) & 511] &
+				       PTE_ADDR_MASK);
+	t[(addr >> 12) & 511] &= ~_PAGE_PRESENT;
+	return 0;
+}
+
 int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 		char *why, size_t whylen)
 {
@@ -89,6 +109,15 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 			return -1;
 		}
 	}
+	/*
+	 * The lowest page of the kernel stack becomes a guard: an overflow
+	 * faults there instead of writing over whatever lies below.
+	 */
+	if (unmap_page(bi->stack_base, &pa)) {
+		ntb_snprintf(why, whylen, "cannot place the stack guard page");
+		return -1;
+	}
+	kmem.stack_guard = bi->stack_base;
 	write_cr3((u64)(uptr)kmem.pml4);
 
 	/* Firmware's tables, GDT, IDT and stack are no longer in use. */

@@ -19,6 +19,7 @@ struct kernel_memory {
 	u64 ram_bytes;
 	u64 free_at_start;	/* free bytes once boot services were added */
 	s64 boot_services_added;
+	u64 stack_guard;	/* the unmapped page under the kernel stack */
 };
 
 extern struct kernel_memory kmem;

@@ -104,7 +104,7 @@ static void __noreturn ap_main(void *arg)
 {
 	struct percpu *pc = arg;
 
-	load_gdt_idt();
+	load_cpu_tables(&pc->tables);
 	set_gs_base(pc);
 	pat_init();
 	fpu_init();

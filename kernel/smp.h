@@ -12,6 +12,7 @@
 #include "lib/acpi.h"
 #include "lib/jump.h"
 #include "mm/phys_map.h"
+#include "kernel/desc.h"
 #include "kernel/traps.h"
 
 #define NR_CPUS_MAX 256
@@ -43,6 +44,7 @@ struct percpu {
 	bool is_watchdog;	/* watches the boot CPU between work items */
 	ntb_jmp_buf fault_jmp;
 	struct trap_probe probe;	/* rdmsr_safe() and friends */
+	struct cpu_tables tables;	/* its GDT, TSS and #DF stack */
 };
 
 struct smp_report {

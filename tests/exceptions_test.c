@@ -67,6 +67,35 @@ static void exception_bp_caught(struct kunit *test)
 	KUNIT_EXPECT_FAULT(test, TRAP_BP, asm volatile("int3"));
 }
 
+#define TRAP_DF 8
+
+/*
+ * Each level keeps a kilobyte live. The kernel stack is 256 KiB: 320
+ * levels run past its guard page, and stop soon after should the guard
+ * be missing, so a broken guard damages little below the stack.
+ */
+#define RECURSE_MAX_DEPTH 320
+
+static __noinline int recurse(volatile int depth)
+{
+	volatile u8 pad[1024];
+
+	pad[0] = (u8)depth;
+	if (depth >= RECURSE_MAX_DEPTH)
+		return pad[0];
+	return recurse(depth + 1) + pad[0];
+}
+
+static void exception_stack_overflow_caught(struct kunit *test)
+{
+	/*
+	 * The overflow hits the guard page under the stack; the page fault
+	 * cannot push its frame there, so the CPU raises #DF, which runs on
+	 * its own stack (IST) and reports it.
+	 */
+	KUNIT_EXPECT_FAULT(test, TRAP_DF, recurse(0));
+}
+
 static void exception_run_goes_on(struct kunit *test)
 {
 	/* Two faults in a row: the handler state is reset each time. */
@@ -95,6 +124,7 @@ static const struct kunit_case exception_cases[] = {
 	KUNIT_CASE(exception_gp_caught),
 	KUNIT_CASE(exception_de_caught),
 	KUNIT_CASE(exception_bp_caught),
+	KUNIT_CASE(exception_stack_overflow_caught),
 	KUNIT_CASE(exception_run_goes_on),
 	KUNIT_CASE(exception_no_fault_is_reported),
 };
