@@ -17,6 +17,8 @@ GIT_DIRTY := $(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 BUILD_VERSION := $(VERSION)+g$(GIT_REV)$(GIT_DIRTY)
 
 B := build
+# Plain `make` builds the image, whatever rule comes first below.
+.DEFAULT_GOAL := all
 # Quiet by default; `make V=1` shows the commands.
 ifeq ($(V),1)
 Q :=

@@ -56,7 +56,9 @@ struct boot_info {
 	char options_error[256];
 	bool cfg_found;
 	char cfg_path[96];
-	char load_options[256]; /* as given, for the report */
+	char load_options[1024]; /* as given, for the report */
+	/* Bytes of a boot manager's binary load options (not parsed). */
+	u64 load_options_binary;
 };
 
 #endif

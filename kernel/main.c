@@ -161,6 +161,10 @@ static void print_header(void)
 	kprintf("%s\n", srat.nr_nodes ? "" : " (no SRAT: one node)");
 	for (u32 i = 0; i < acpi.nr_problems; i++)
 		kprintf("# acpi problem: %s\n", acpi.problems[i]);
+	if (boot->load_options_binary)
+		kprintf("# options load=binary bytes=%llu (a boot manager's "
+			"data, not text: not options)\n",
+			boot->load_options_binary);
 	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s\n",
 		boot->load_options, boot->cfg_found ? "found:" : "absent",
 		boot->cfg_found ? boot->cfg_path : "",
@@ -264,6 +268,12 @@ void kernel_main(struct boot_info *bi)
 		kunit_list_suites();
 		ntb_snprintf(why, sizeof(why), "suite=%s: no suite matches '%s'",
 			     run_options.suite, bad);
+		bail_out(why);
+	}
+	if (!kunit_strategies_valid(run_options.suite, run_options.strategy,
+				    why, sizeof(why))) {
+		kprintf("1..0\n");
+		kunit_list_suites();
 		bail_out(why);
 	}
 	kprintf("1..%u\n", run_options.list ? 0 :

@@ -8,6 +8,7 @@
 #include "lib/kunit.h"
 #include "lib/glob.h"
 #include "lib/printf.h"
+#include "lib/run_context.h"
 #include "lib/string.h"
 #include "include/platform.h"
 #include "lib/timing.h"
@@ -78,9 +79,16 @@ void kunit_list_suites(void)
 {
 	const struct kunit_suite *s;
 
-	for_each_suite(s)
-		kprintf("# suite %s cases=%zu%s\n", s->name, s->num_cases,
+	for_each_suite(s) {
+		const char *name;
+
+		kprintf("# suite %s cases=%zu%s", s->name, s->num_cases,
 			(s->flags & KUNIT_SUITE_IMAGE_ONLY) ? " image_only" : "");
+		for (unsigned int i = 0;
+		     s->strategy_name && (name = s->strategy_name(i)); i++)
+			kprintf("%s%s", i ? "," : " strategies=", name);
+		kprintf("\n");
+	}
 }
 
 bool kunit_filter_matches_any(const char *filter, const char **bad_word)
@@ -110,6 +118,91 @@ bool kunit_filter_matches_any(const char *filter, const char **bad_word)
 		p = *end ? end + 1 : end;
 	}
 	return true;
+}
+
+static bool suite_has_strategy(const struct kunit_suite *s, const char *glob,
+			       size_t len)
+{
+	const char *name;
+
+	for (unsigned int i = 0; (name = s->strategy_name(i)); i++)
+		if (glob_match_n(glob, len, name))
+			return true;
+	return false;
+}
+
+bool kunit_strategies_valid(const char *filter, const char *strategies,
+			    char *why, size_t len)
+{
+	const struct kunit_suite *s;
+	const char *p = strategies;
+	bool takes = false;
+
+	if (!strategies || !*strategies)
+		return true;
+	for_each_suite(s)
+		if (s->strategy_name && kunit_suite_selected(s, filter))
+			takes = true;
+	if (!takes) {
+		ntb_snprintf(why, len, "strategy=%s: no selected suite runs "
+			     "strategies (the bench_* suites do)", strategies);
+		return false;
+	}
+	while (*p) {
+		const char *end = p;
+		bool any = false;
+
+		while (*end && *end != ',')
+			end++;
+		for_each_suite(s)
+			if (s->strategy_name && kunit_suite_selected(s, filter) &&
+			    suite_has_strategy(s, p, end - p))
+				any = true;
+		if (!any) {
+			ntb_snprintf(why, len, "strategy=%s: '%.*s' names no "
+				     "strategy of the selected suites (list=on "
+				     "lists them)", strategies, (int)(end - p),
+				     p);
+			return false;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+/* Does the CPU have what the suite executes? Else why not, in @reason. */
+static bool suite_cpu_ok(const struct kunit_suite *s, char *reason,
+			 size_t len)
+{
+	for (int f = 0; f < X86_NR_FEATURES; f++) {
+		if ((s->cpu_needs & (1ull << f)) &&
+		    !boot_cpu_has((enum x86_feature)f)) {
+			ntb_snprintf(reason, len, "the CPU reports no %s, which "
+				     "this suite executes%s",
+				     x86_feature_name((enum x86_feature)f),
+				     f == X86_FEATURE_SSE2 ?
+					     " (every x86-64 CPU has it: "
+					     "check the CPU model)" : "");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The suite's strategies that strategy= leaves: none means a skip. */
+static bool suite_strategies_selected(const struct kunit_suite *s,
+				      char *reason, size_t len)
+{
+	const char *name;
+
+	if (!s->strategy_name || !run_options.strategy[0])
+		return true;
+	for (unsigned int i = 0; (name = s->strategy_name(i)); i++)
+		if (glob_list_match(run_options.strategy, name))
+			return true;
+	ntb_snprintf(reason, len, "strategy=%s selects none of its strategies "
+		     "(list=on lists them)", run_options.strategy);
+	return false;
 }
 
 void *kunit_kzalloc(struct kunit *test, size_t size)
@@ -290,6 +383,10 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 		   strcmp(plat_name(), "host")) {
 		skip_all = true;
 		ntb_snprintf(reason, reason_len, "host only");
+	} else if (!suite_cpu_ok(suite, reason, reason_len)) {
+		skip_all = true;
+	} else if (!suite_strategies_selected(suite, reason, reason_len)) {
+		skip_all = true;
 	} else if (suite->suite_init &&
 		   suite->suite_init((struct kunit_suite *)suite, reason,
 				     reason_len)) {

@@ -8,6 +8,7 @@
 #ifndef NTBOOT_LIB_KUNIT_H
 #define NTBOOT_LIB_KUNIT_H
 
+#include "arch/x86/cpu.h"
 #include "include/compiler.h"
 #include "include/types.h"
 #include "lib/jump.h"
@@ -52,7 +53,21 @@ struct kunit_suite {
 	/* Optional; a non-zero return skips the whole suite with its reason. */
 	int (*suite_init)(struct kunit_suite *suite, char *reason, size_t len);
 	void (*suite_exit)(struct kunit_suite *suite);
+	/*
+	 * Suites that run strategies (strategy=): the i-th name it knows,
+	 * NULL past the last. A strategy= glob must match a name of some
+	 * selected suite; a suite none of whose names match is skipped.
+	 */
+	const char *(*strategy_name)(unsigned int i);
+	/*
+	 * CPU features (1 << enum x86_feature) the suite's own code executes
+	 * unconditionally: without one the suite is skipped, naming it.
+	 */
+	u64 cpu_needs;
 };
+
+/* kunit_suite.cpu_needs of a suite built on MOVNTI, LFENCE or MFENCE. */
+#define KUNIT_NEEDS_SSE2 (1ull << X86_FEATURE_SSE2)
 
 #define kunit_test_suite(s)                                                  \
 	static const struct kunit_suite *const __kunit_suite_ptr_##s          \
@@ -81,6 +96,15 @@ unsigned int kunit_count_selected(const char *filter);
 void kunit_list_suites(void);
 /* Does @filter name at least one suite? Used to reject typos. */
 bool kunit_filter_matches_any(const char *filter, const char **bad_word);
+
+/*
+ * Does every glob of @strategies (strategy=) name a strategy of a suite
+ * that @filter selects? False, with the reason in @why, for a typo or for
+ * strategies that no selected suite runs: an option that selects nothing
+ * is an error, not an empty pass. An empty @strategies selects all.
+ */
+bool kunit_strategies_valid(const char *filter, const char *strategies,
+			    char *why, size_t len);
 
 /*
  * Run every selected suite as numbered subtests @first_index.. of the top

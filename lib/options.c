@@ -457,46 +457,75 @@ void options_set_defaults(struct ntb_options *o)
 /* Echo at most this much of a word in a message: the reason must fit. */
 #define ECHO_MAX 48
 
+/*
+ * @len bytes of @s for a message: printable ASCII as is, anything else
+ * as \xNN (a UTF-8 letter, a BOM, a control character), cut at ECHO_MAX
+ * characters with "...".
+ */
+static void echo(char *dst, size_t dstlen, const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		u8 c = (u8)s[i];
+
+		if (n >= ECHO_MAX || n + 8 >= dstlen) {
+			ntb_snprintf(dst + n, dstlen - n, "...");
+			return;
+		}
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			dst[n++] = (char)c;
+		else
+			n += ntb_snprintf(dst + n, dstlen - n, "\\x%02x", c);
+	}
+	dst[n] = '\0';
+}
+
 int options_parse_word(struct ntb_options *o, const char *word, size_t len,
 		       const char *source, struct opt_error *err)
 {
-	int echo = len > ECHO_MAX ? ECHO_MAX : (int)len;
-	const char *more = len > ECHO_MAX ? "..." : "";
 	const char *eq = memchr(word, '=', len);
+	char w[ECHO_MAX + 16], k[ECHO_MAX + 16];
 	size_t klen, vlen;
 	const char *v;
 	char why[160] = "";
 
+	echo(w, sizeof(w), word, len);
 	if (!eq) {
 		ntb_snprintf(err->msg, sizeof(err->msg),
-			     "%s: '%.*s%s' is not key=value", source, echo,
-			     word, more);
+			     "%s: '%s' is not key=value", source, w);
 		return -1;
 	}
 	klen = eq - word;
 	v = eq + 1;
 	vlen = len - klen - 1;
+	/* Whole keys only: "sui=" or "suites=" is not "suite=". */
 	for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++) {
 		if (!word_eq(word, klen, opt_table[i].key))
 			continue;
 		if (opt_table[i].parse(o, v, vlen, why, sizeof(why))) {
 			ntb_snprintf(err->msg, sizeof(err->msg),
-				     "%s: bad value in '%.*s%s': %s", source,
-				     echo, word, more, why);
+				     "%s: bad value in '%s': %s", source, w,
+				     why);
 			return -1;
 		}
 		return 0;
 	}
+	echo(k, sizeof(k), word, klen);
 	ntb_snprintf(err->msg, sizeof(err->msg),
-		     "%s: unknown key '%.*s%s' in '%.*s%s'", source,
-		     klen > ECHO_MAX ? ECHO_MAX : (int)klen, word,
-		     klen > ECHO_MAX ? "..." : "", echo, word, more);
+		     "%s: unknown key '%s' in '%s'", source, k, w);
 	return -1;
 }
 
 static bool is_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0';
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Old Mac files end lines with CR alone: a comment ends there too. */
+static bool is_line_end(char c)
+{
+	return c == '\n' || c == '\r';
 }
 
 int options_parse(struct ntb_options *o, const char *text, size_t len,
@@ -512,13 +541,23 @@ int options_parse(struct ntb_options *o, const char *text, size_t len,
 			continue;
 		}
 		if (text[i] == '#') {
-			while (i < len && text[i] != '\n')
+			while (i < len && !is_line_end(text[i]))
 				i++;
 			continue;
 		}
 		start = i;
-		while (i < len && !is_blank(text[i]))
+		while (i < len && !is_blank(text[i])) {
+			u8 c = (u8)text[i];
+
+			/* A NUL or a control character is no part of a word. */
+			if (c < 0x20 || c == 0x7f) {
+				ntb_snprintf(err->msg, sizeof(err->msg),
+					     "%s: control character 0x%02x at "
+					     "offset %zu", source, c, i);
+				return -1;
+			}
 			i++;
+		}
 		if (options_parse_word(o, text + start, i - start, source, err))
 			return -1;
 	}

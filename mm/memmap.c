@@ -48,6 +48,11 @@ const struct memmap_strategy memmap_strategies[] = {
 
 const unsigned int memmap_nr_strategies = ARRAY_SIZE(memmap_strategies);
 
+const char *memmap_strategy_name_at(unsigned int i)
+{
+	return i < memmap_nr_strategies ? memmap_strategies[i].name : NULL;
+}
+
 const struct memmap_strategy *memmap_strategy_find(const char *name)
 {
 	const struct memmap_strategy *s;

@@ -65,6 +65,8 @@ struct memmap_strategy {
 };
 
 extern const struct memmap_strategy memmap_strategies[];
+/* The i-th strategy's name, NULL past the last (kunit's strategy list). */
+const char *memmap_strategy_name_at(unsigned int i);
 extern const unsigned int memmap_nr_strategies;
 
 #define for_each_memmap_strategy(s)                                          \

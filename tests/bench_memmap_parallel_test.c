@@ -383,4 +383,5 @@ static const struct kunit_case bench_memmap_parallel_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(bench_memmap_parallel_suite, "bench_memmap_parallel",
-		   bench_memmap_parallel_cases);
+		   bench_memmap_parallel_cases,
+		   .strategy_name = memmap_strategy_name_at);

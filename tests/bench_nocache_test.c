@@ -74,6 +74,11 @@ static const struct nc_method nc_methods[] = {
 
 #define NR_METHODS ARRAY_SIZE(nc_methods)
 
+static const char *nc_method_name(unsigned int i)
+{
+	return i < NR_METHODS ? nc_methods[i].name : NULL;
+}
+
 static struct {
 	u8 *src;
 	u8 *dst;
@@ -450,4 +455,6 @@ static const struct kunit_case bench_nocache_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(bench_nocache_suite, SUITE, bench_nocache_cases,
-		   .suite_init = nc_init, .suite_exit = nc_exit);
+		   .suite_init = nc_init, .suite_exit = nc_exit,
+		   .strategy_name = nc_method_name,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

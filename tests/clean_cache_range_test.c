@@ -165,4 +165,5 @@ static const struct kunit_case clean_cache_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(clean_cache_range_suite, "clean_cache_range",
-		   clean_cache_cases);
+		   clean_cache_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -339,4 +339,5 @@ static int litmus_suite_init(struct kunit_suite *suite, char *reason,
 }
 
 KUNIT_SUITE_DEFINE(litmus_suite, "litmus", litmus_cases,
-		   .suite_init = litmus_suite_init);
+		   .suite_init = litmus_suite_init,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -86,4 +86,5 @@ static const struct kunit_case generic_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(memcpy_flushcache_generic_suite,
-		   "memcpy_flushcache_generic", generic_cases);
+		   "memcpy_flushcache_generic", generic_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -420,4 +420,5 @@ static const struct kunit_case memcpy_flushcache_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(memcpy_flushcache_suite, "memcpy_flushcache",
-		   memcpy_flushcache_cases);
+		   memcpy_flushcache_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -388,4 +388,5 @@ static const struct kunit_case memmap_compound_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(memmap_compound_suite, "memmap_compound",
-		   memmap_compound_cases);
+		   memmap_compound_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -386,7 +386,8 @@ static void memmap_smp_mode(struct kunit *test, u32 mode)
 	if (n < 2)
 		kunit_skip(test, "one CPU: nobody to read the memmap");
 	if (order < 0 || !(run_options.modes & mode))
-		kunit_skip(test, "mode not selected (mode=)");
+		kunit_skip(test, "%s is not in mode= (add it to run this case)",
+			   order < 0 ? "this mode" : memmap_mode_name(order));
 	rounds = slow_platform() ? SMP_ROUNDS_SLOW : SMP_ROUNDS;
 	/* Not kunit_kzalloc(): a CPU that never returns keeps them. */
 	r = plat_alloc_aligned(sizeof(*r), 64);
@@ -444,4 +445,5 @@ static const struct kunit_case memmap_smp_cases[] = {
 	KUNIT_CASE(memmap_smp_devdax1g),
 };
 
-KUNIT_SUITE_DEFINE(memmap_smp_suite, "memmap_smp", memmap_smp_cases);
+KUNIT_SUITE_DEFINE(memmap_smp_suite, "memmap_smp", memmap_smp_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -299,4 +299,5 @@ static const struct kunit_case memmap_template_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(memmap_template_suite, "memmap_template",
-		   memmap_template_cases);
+		   memmap_template_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

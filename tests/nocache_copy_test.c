@@ -155,4 +155,5 @@ static const struct kunit_case nocache_cases[] = {
 	KUNIT_CASE(drain_then_load),
 };
 
-KUNIT_SUITE_DEFINE(nocache_copy_suite, "nocache_copy", nocache_cases);
+KUNIT_SUITE_DEFINE(nocache_copy_suite, "nocache_copy", nocache_cases,
+		   .cpu_needs = KUNIT_NEEDS_SSE2);

@@ -28,8 +28,11 @@ static void watchdog_ends_a_hang(struct kunit *test)
 		kunit_skip(test, "the watchdog needs a second CPU");
 	if (!run_options.watchdog_s ||
 	    run_options.watchdog_s > MAX_TEST_WATCHDOG_S)
-		kunit_skip(test, "needs watchdog=1..%d (now %u)",
-			   MAX_TEST_WATCHDOG_S, run_options.watchdog_s);
+		kunit_skip(test, "hangs on purpose to prove the watchdog: "
+			   "runs with watchdog=1..%d (now %s%u)",
+			   MAX_TEST_WATCHDOG_S,
+			   run_options.watchdog_s ? "" : "off=",
+			   run_options.watchdog_s);
 	KUNIT_EXPECT_FAULT(test, TRAP_NMI, spin_forever());
 }
 

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	struct kunit_totals totals = { 0 };
 	struct opt_error err;
 	const char *bad = NULL;
-	char features[256];
+	char features[256], why[160];
 	unsigned int n;
 
 	options_set_defaults(o);
@@ -85,6 +85,12 @@ int main(int argc, char **argv)
 	if (!kunit_filter_matches_any(o->suite, &bad)) {
 		fprintf(stderr, "%s: suite=%s: no suite matches '%s'\n",
 			argv[0], o->suite, bad);
+		kunit_list_suites();
+		return 2;
+	}
+	if (!kunit_strategies_valid(o->suite, o->strategy, why,
+				    sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", argv[0], why);
 		kunit_list_suites();
 		return 2;
 	}

@@ -47,7 +47,8 @@
 		.desc = "fill from a " #size "-byte template held in "        \
 			"general registers, " what,                           \
 		.copy = tmpl_fill_##kind##_##size,                            \
-		.template_size = size, .needs_drain = nt)
+		.template_size = size, .needs_drain = nt,                     \
+		.features = nt ? CPU_FEATURE_BIT(X86_FEATURE_SSE2) : 0)
 
 DEFINE_TMPL_FILL(mov, "movq", 64, false, "cached MOV");
 DEFINE_TMPL_FILL(mov, "movq", 80, false, "cached MOV");

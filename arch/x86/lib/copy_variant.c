@@ -42,7 +42,7 @@ bool copy_variant_usable(const struct copy_variant *v, char *why, size_t len)
 	for (int f = 0; f < X86_NR_FEATURES; f++) {
 		if ((v->features & CPU_FEATURE_BIT(f)) &&
 		    !boot_cpu_has((enum x86_feature)f)) {
-			ntb_snprintf(why, len, "no %s",
+			ntb_snprintf(why, len, "the CPU reports no %s",
 				     x86_feature_name((enum x86_feature)f));
 			return false;
 		}
@@ -113,6 +113,13 @@ static void nocache_copy(void *dst, const void *src, size_t n)
 	memcpy_nocache(dst, src, n);
 }
 
+/*
+ * MOVNTI is an SSE2 instruction. Every x86-64 CPU has SSE2, but an
+ * emulator's CPU model can say otherwise (QEMU -cpu qemu64,-sse2), and
+ * then MOVNTI raises #UD: such variants are skipped with the reason.
+ */
+#define MOVNTI_FEATURES .features = CPU_FEATURE_BIT(X86_FEATURE_SSE2)
+
 DEFINE_COPY_VARIANT(memcpy,
 	.desc = "cached memcpy(), the baseline",
 	.copy = cached_memcpy);
@@ -125,6 +132,7 @@ DEFINE_COPY_VARIANT(rep_movsb,
 DEFINE_COPY_VARIANT(flushcache,
 	.desc = "__memcpy_flushcache(): 32-byte MOVNTI loop, cleaned head/tail",
 	.copy = __memcpy_flushcache,
+	MOVNTI_FEATURES,
 	.needs_drain = true);
 
 /* memcpy_flushcache() with each constant size it keeps inline. */
@@ -138,7 +146,8 @@ DEFINE_COPY_VARIANT(flushcache,
 		.desc = "inline memcpy_flushcache() of a constant " #sz       \
 			" bytes: MOVNTI only",                                \
 		.copy = flushcache_const_##sz,                                \
-		.min_size = sz, .max_size = sz, .needs_drain = true)
+		.min_size = sz, .max_size = sz, MOVNTI_FEATURES,         \
+		.needs_drain = true)
 
 DEFINE_FLUSHCACHE_CONST(4);
 DEFINE_FLUSHCACHE_CONST(8);
@@ -152,6 +161,7 @@ DEFINE_FLUSHCACHE_CONST(96);
 DEFINE_COPY_VARIANT(nocache,
 	.desc = "memcpy_nocache(): 64-byte MOVNTI loop, cleaned head/tail",
 	.copy = nocache_copy,
+	MOVNTI_FEATURES,
 	.needs_drain = true);
 
 DEFINE_COPY_VARIANT(copy_clean,
