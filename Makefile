@@ -140,8 +140,11 @@ $(B)/ntboot.img: $(B)/BOOTX64.EFI tools/mkusb tools/ntboot.cfg.example
 deps:
 	@tools/deps
 
+# Every vCPU the machine can give (the cross-CPU suites need two or more)
+# and a kept log for tools/report; RUN_ARGS come last and win.
+RUN_LOG = $(B)/logs/run-$(shell date +%Y%m%d-%H%M%S).log
 run: deps image
-	tools/run-qemu $(RUN_ARGS)
+	tools/run-qemu --smp auto --log $(RUN_LOG) $(RUN_ARGS)
 
 check-host: $(B)/host/ntboot-test
 	tools/check-host $(B)/host/ntboot-test

@@ -138,6 +138,17 @@ static const struct bad_case bad_cases[] = {
 	{ "watchdog=soon", "off or seconds" },
 	{ "watchdog=0", "off or seconds" },
 	{ "smp.extra_apic_ids=x", "APIC IDs" },
+	/* Whole keys only, never a prefix either way. */
+	{ "suit=tsc", "unknown key 'suit'" },
+	{ "suites=tsc", "unknown key 'suites'" },
+	{ "run=3", "unknown key 'run'" },
+	{ "runs_=3", "unknown key 'runs_'" },
+	{ "smp.extra=7", "unknown key 'smp.extra'" },
+	{ "=3", "unknown key ''" },
+	/* What cannot be shown is escaped, not printed raw. */
+	{ "sui\xc3\xa9te=1", "unknown key 'sui\\xc3\\xa9te'" },
+	{ "\xef\xbb\xbfsuite=1", "unknown key '\\xef\\xbb\\xbfsuite'" },
+	{ "runs=3\x7f", "control character 0x7f" },
 	{ "suite=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
