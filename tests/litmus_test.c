@@ -38,6 +38,11 @@
  * interleaving of the threads reaches it), "allowed" (the relaxed outcome,
  * where the table allows it) or "forbidden" (anything else: a forbidden
  * reordering or a value no execution can produce), which fails the case.
+ *
+ * The synthetic cases at the end prove that judgement can fail: bodies
+ * that always produce one chosen outcome run through the same engine, and
+ * each table entry's relaxed outcome must fail exactly the forbidden
+ * entries.
  */
 #include "include/platform.h"
 #include "lib/kunit.h"
@@ -48,12 +53,16 @@
 #include "litmus_tests.h"
 
 static void litmus_case(struct kunit *test);
+static void litmus_synth_relaxed(struct kunit *test);
+static void litmus_synth_other(struct kunit *test);
 
 /* clang-format off */
 #define LITMUS_CASE(nm) { .name = nm, .run_case = litmus_case },
 
 static const struct kunit_case litmus_cases[] = {
 	LITMUS_GEN_CASES(LITMUS_CASE)
+	KUNIT_CASE(litmus_synth_relaxed),
+	KUNIT_CASE(litmus_synth_other),
 };
 /* clang-format on */
 
@@ -72,6 +81,117 @@ static void litmus_case(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (unsigned int p = 0; p < litmus_nr_pairs; p++)
 		litmus_run(test, t, &litmus_pairs[p], &litmus_cfg);
+}
+
+/*
+ * Synthetic bodies: instead of a test's instructions, each thread writes
+ * the values of one chosen outcome (P0 also writes the final memory
+ * values), so every iteration produces that outcome. The run goes
+ * through the same engine, counting and judging as a real one.
+ */
+#define LITMUS_SYNTH_ITERS 4
+
+static u32 synth_want[LITMUS_MAX_SLOTS];
+
+static void synth_body(unsigned int me, const struct litmus_test *t, u32 *x,
+		       u32 *y, u32 *r)
+{
+	const struct litmus_shape *sh = t->shape;
+
+	for (unsigned int s = 0; s < sh->nr_slots; s++) {
+		const struct litmus_slot *sl = &sh->slot[s];
+
+		if (sl->src == LITMUS_SRC_FINAL && me == 0)
+			WRITE_ONCE(*(sl->reg ? y : x), synth_want[s]);
+		else if (sl->src == me)
+			r[sl->reg] = synth_want[s];
+	}
+}
+
+static void synth_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
+{
+	synth_body(0, t, x, y, r);
+}
+
+static void synth_p1(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
+{
+	synth_body(1, t, x, y, r);
+}
+
+/*
+ * Run table entry @t with bodies that always produce @want and check the
+ * verdict: the run completes, and it fails (on a scratch test, so this
+ * case does not) exactly when @want_verdict is LITMUS_FORBIDDEN.
+ */
+static void synth_check(struct kunit *test, const struct litmus_test *t,
+			const u32 *want, enum litmus_verdict want_verdict)
+{
+	struct kunit scratch = {.name = "synthetic", .quiet = true};
+	struct litmus_config cfg = {.iters = LITMUS_SYNTH_ITERS,
+				    .timed = false,
+				    .hang_ms = litmus_cfg.hang_ms};
+	struct litmus_shape sh = *t->shape;
+	struct litmus_test st = *t;
+	enum litmus_verdict got;
+	char what[64];
+	size_t pos = 0;
+
+	for (unsigned int s = 0; s < sh.nr_slots; s++)
+		pos += ntb_snprintf(what + pos, sizeof(what) - pos, "%s%s=%u",
+				    s ? "," : "", sh.slot[s].label, want[s]);
+	memcpy(synth_want, want, sizeof(synth_want));
+	sh.body[0] = synth_p0;
+	sh.body[1] = synth_p1;
+	st.shape = &sh;
+	got = litmus_run(&scratch, &st, &litmus_pairs[0], &cfg);
+	if (got != want_verdict || (scratch.status == KUNIT_FAILURE) !=
+					   (want_verdict == LITMUS_FORBIDDEN))
+		kunit_fail_at(
+			test, __FILE__, __LINE__,
+			"%s with the outcome %s forced: judged %s "
+			"(case %s), expected %s",
+			t->name, what,
+			got == LITMUS_OK	  ? "allowed"
+			: got == LITMUS_FORBIDDEN ? "forbidden"
+						  : "(run failed)",
+			scratch.status == KUNIT_FAILURE ? "failed" : "passed",
+			want_verdict == LITMUS_OK ? "allowed" : "forbidden");
+}
+
+/* Each entry's relaxed outcome fails its case exactly when forbidden. */
+static void litmus_synth_relaxed(struct kunit *test)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(litmus_tests); i++) {
+		const struct litmus_test *t = &litmus_tests[i];
+
+		synth_check(test, t, t->shape->target,
+			    t->relaxed_allowed ? LITMUS_OK : LITMUS_FORBIDDEN);
+	}
+}
+
+/*
+ * The rest of the judgement: a sequentially consistent outcome passes
+ * every entry, and a value no execution writes (3 in every slot) fails
+ * every entry.
+ */
+static void litmus_synth_other(struct kunit *test)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(litmus_tests); i++) {
+		const struct litmus_test *t = &litmus_tests[i];
+		unsigned int nr = t->shape->nr_slots, key = 0;
+		u32 v[LITMUS_MAX_SLOTS];
+
+		while (key < (1u << (2 * nr)) &&
+		       !(t->sc[key / 32] & (1u << (key % 32))))
+			key++;
+		KUNIT_ASSERT_LT(test, key, 1u << (2 * nr));
+		for (unsigned int s = 0; s < nr; s++)
+			v[s] = (key >> (2 * s)) & 3;
+		synth_check(test, t, v, LITMUS_OK);
+		for (unsigned int s = 0; s < nr; s++)
+			v[s] = LITMUS_VAL_MAX;
+		synth_check(test, t, v, LITMUS_FORBIDDEN);
+	}
 }
 
 static int litmus_suite_init(struct kunit_suite *suite, char *reason,
