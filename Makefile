@@ -71,7 +71,17 @@ $(B)/gen/version.h: FORCE
 	@echo '#define NTB_VERSION "$(BUILD_VERSION)"' > $@.$$$$.tmp; \
 	cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
 FORCE:
-$(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h
+
+# The litmus suite's bodies and table come from tests/litmus.tests, through
+# an x86-TSO model that must agree with the table (docs/litmus-model.md):
+# a disagreement stops the image and the host builds here.
+LITMUS_GEN := $(B)/gen/litmus_tests.h
+$(LITMUS_GEN): tests/litmus.tests tools/tso-enum
+	@mkdir -p $(dir $@)
+	@echo "  TSO     $<"
+	$(Q)$(PYTHON) tools/tso-enum $< -o $@
+
+$(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN)
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
 	check-format

@@ -528,8 +528,14 @@ static const char *layout_name(u8 layout)
 	}
 }
 
-static void litmus_report(struct kunit *test, const struct litmus_ctx *c,
-			  const struct litmus_pair *pair)
+static bool in_set(const u32 *set, unsigned int key)
+{
+	return set[key / 32] & (1u << (key % 32));
+}
+
+static enum litmus_verdict litmus_report(struct kunit *test,
+					 const struct litmus_ctx *c,
+					 const struct litmus_pair *pair)
 {
 	const struct litmus_test *t = c->t;
 	const struct litmus_shape *sh = t->shape;
@@ -542,16 +548,14 @@ static void litmus_report(struct kunit *test, const struct litmus_ctx *c,
 	for (unsigned int key = 0; key < nr_keys; key++) {
 		u64 count = c->hist[key];
 		u32 v[LITMUS_MAX_SLOTS];
-		enum litmus_class cls;
 		const char *word;
 
 		if (!count && key != target)
 			continue;
 		outcome_values(key, sh->nr_slots, v);
-		cls = sh->classify(v);
-		if (cls == LITMUS_CLASS_SC)
+		if (in_set(t->sc, key))
 			word = "sc";
-		else if (cls == LITMUS_CLASS_RELAXED && t->relaxed_allowed)
+		else if (in_set(t->allowed, key))
 			word = "allowed";
 		else
 			word = "forbidden";
@@ -561,7 +565,8 @@ static void litmus_report(struct kunit *test, const struct litmus_ctx *c,
 			t->label, layout_name(t->layout), pair->cpu[0],
 			pair->cpu[1], pair->kind, c->iters_done, buf, count,
 			word);
-		if (cls == LITMUS_CLASS_RELAXED)
+		/* Everything not sequentially consistent is a reordering. */
+		if (!in_set(t->sc, key))
 			relaxed += count;
 		if (count && word[0] == 'f') {
 			forbidden += count;
@@ -582,7 +587,7 @@ static void litmus_report(struct kunit *test, const struct litmus_ctx *c,
 		c->iters_done - relaxed);
 
 	format_outcome(buf, sizeof(buf), sh, sh->target);
-	if (forbidden)
+	if (forbidden) {
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "%s on CPUs %u,%u (%s): forbidden outcomes seen "
 			      "%llu times in %llu iterations, first %s "
@@ -590,17 +595,22 @@ static void litmus_report(struct kunit *test, const struct litmus_ctx *c,
 			      t->name, pair->cpu[0], pair->cpu[1], pair->kind,
 			      forbidden, c->iters_done, first_bad,
 			      first_bad_count);
-	else if (t->relaxed_allowed && !relaxed)
+		return LITMUS_FORBIDDEN;
+	}
+	if (t->relaxed_allowed && !relaxed && !test->quiet)
 		kunit_info(test,
 			   "%s on CPUs %u,%u (%s): allowed outcome %s "
 			   "never observed in %llu iterations",
 			   t->name, pair->cpu[0], pair->cpu[1], pair->kind, buf,
 			   c->iters_done);
+	return LITMUS_OK;
 }
 
-void litmus_run(struct kunit *test, const struct litmus_test *t,
-		const struct litmus_pair *pair, const struct litmus_config *cfg)
+enum litmus_verdict litmus_run(struct kunit *test, const struct litmus_test *t,
+			       const struct litmus_pair *pair,
+			       const struct litmus_config *cfg)
 {
+	enum litmus_verdict verdict = LITMUS_RUN_FAILED;
 	size_t vars_size = (size_t)LITMUS_MAX_BATCH * LITMUS_STRIDE;
 	size_t regs_size =
 		(size_t)LITMUS_MAX_BATCH * LITMUS_MAX_REGS * sizeof(u32);
@@ -612,7 +622,7 @@ void litmus_run(struct kunit *test, const struct litmus_test *t,
 	if (!c) {
 		kunit_fail_at(test, __FILE__, __LINE__, "no memory for %s",
 			      t->name);
-		return;
+		return LITMUS_RUN_FAILED;
 	}
 	memset(c, 0, sizeof(*c));
 	c->vars = plat_alloc_aligned(vars_size, 4096);
@@ -630,7 +640,8 @@ void litmus_run(struct kunit *test, const struct litmus_test *t,
 	c->target = cfg->iters;
 	c->timed = cfg->timed;
 	c->cap_cycles = ms_to_cycles(cfg->run_ms);
-	c->batch_cycles = LITMUS_BATCH_TARGET_US * tsc_khz_for_deadlines() / 1000;
+	c->batch_cycles =
+		LITMUS_BATCH_TARGET_US * tsc_khz_for_deadlines() / 1000;
 	c->ctl.batch_n = (u32)min((u64)LITMUS_MIN_BATCH, c->target);
 	c->ctl.cut_at = ~0u;
 	for (unsigned int i = 0; i < 2; i++) {
@@ -694,13 +705,14 @@ void litmus_run(struct kunit *test, const struct litmus_test *t,
 			      "%s: CPU %u did not come back from the run",
 			      t->name, rc0 == -2 ? pair->cpu[0] : pair->cpu[1]);
 	} else if (!c->err.abort && rc0 == 0 && rc1 == 0) {
-		litmus_report(test, c, pair);
+		verdict = litmus_report(test, c, pair);
 	}
 out:
 	if (leak)
-		return;
+		return verdict;
 	plat_free(c->regs[1], regs_size);
 	plat_free(c->regs[0], regs_size);
 	plat_free(c->vars, vars_size);
 	plat_free(c, sizeof(*c));
+	return verdict;
 }

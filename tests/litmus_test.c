@@ -2,6 +2,15 @@
 /*
  * suite=litmus: what non-temporal stores and fences allow across CPUs.
  *
+ * The tests are described once, in tests/litmus.tests: each shape's two
+ * threads, what is observed, and the table that says whether the
+ * reordering each test is about is allowed. tools/tso-enum derives every
+ * test's allowed outcomes from an operational x86-TSO model with
+ * write-combining buffers, fails the build where the table disagrees, and
+ * writes build/gen/litmus_tests.h, which gives this suite its thread
+ * bodies, its outcome slots and its table. docs/litmus-model.md explains
+ * the model and where the Intel SDM is silent.
+ *
  * The shapes (x, y start at 0; "nt" marks a MOVNTI store):
  *
  *   MP     P0: x = 1; y = 1           P1: r0 = y; r1 = x
@@ -25,283 +34,37 @@
  * none. Every shape with two variables runs with x and y on separate cache
  * lines (".sep") and in one line (".same"); coherence has one variable.
  *
- * What is expected follows the Intel SDM vol. 3A ("Memory Ordering in P6
- * and More Recent Processor Families", "Software Controlled Bus Locking"),
- * which agrees with DESIGN.md's table and says more where it is silent:
+ * An outcome is judged against the sets of its table entry: "sc" (some
+ * interleaving of the threads reaches it), "allowed" (the relaxed outcome,
+ * where the table allows it) or "forbidden" (anything else: a forbidden
+ * reordering or a value no execution can produce), which fails the case.
  *
- *  - Writes are not reordered with other writes, except non-temporal
- *    stores. The exception names no direction and no cache line, so an NT
- *    store may pass a later plain store and be passed by an earlier one
- *    (MP+nt2, 2+2W+nt2 allowed), on separate lines and in one line alike.
- *    Current cores are not expected to show the same-line or "NT second"
- *    reorderings (a plain store to a line with write-combining data
- *    pending, or a store buffer that drains in order, closes the window);
- *    they are allowed, and "never observed" is only reported.
- *  - SFENCE orders stores against stores, not against later loads: SB
- *    stays allowed with it (as it is with plain stores and no fence).
- *  - MFENCE, and any locked instruction ("locked operations serialize all
- *    outstanding load and store operations"; the SDM's one exception is
- *    loads from WC memory, and these are WB loads), forbid all of them.
- *  - Reads are not reordered with other reads, writes not with older
- *    reads: MP with plain stores and LB are forbidden, NT or not.
- *  - Coherence holds per location for every store kind: a write-combining
- *    buffer collapses writes to the same bytes keeping the last, so the
- *    final value is the program-order last and no reader goes backwards.
+ * The synthetic cases at the end prove that judgement can fail: bodies
+ * that always produce one chosen outcome run through the same engine, and
+ * each table entry's relaxed outcome must fail exactly the forbidden
+ * entries.
  */
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/litmus.h"
-
-static enum litmus_class classify_01(const u32 *v, u32 a, u32 b)
-{
-	if (v[0] > 1 || v[1] > 1)
-		return LITMUS_CLASS_INVALID;
-	return v[0] == a && v[1] == b ? LITMUS_CLASS_RELAXED : LITMUS_CLASS_SC;
-}
-
-/* MP */
-static void mp_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], x, 1);
-	litmus_fence(t->fence);
-	litmus_store(t->store[1], y, 1);
-}
-
-static void mp_p1(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	r[0] = litmus_load(y);
-	r[1] = litmus_load(x);
-}
-
-static enum litmus_class mp_classify(const u32 *v)
-{
-	return classify_01(v, 0, 1); /* x=0, y=1 */
-}
-
-static const struct litmus_shape mp_shape = {
-	.name = "MP",
-	.body = {mp_p0, mp_p1},
-	.nr_slots = 2,
-	.slot = {{LITMUS_SRC_P1, 1, "1:x"}, {LITMUS_SRC_P1, 0, "1:y"}},
-	.classify = mp_classify,
-	.target = {0, 1},
-};
-
-/* 2+2W */
-static void w2_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], x, 1);
-	litmus_fence(t->fence);
-	litmus_store(t->store[1], y, 2);
-}
-
-static void w2_p1(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], y, 1);
-	litmus_fence(t->fence);
-	litmus_store(t->store[1], x, 2);
-}
-
-static enum litmus_class w2_classify(const u32 *v)
-{
-	/* Both variables are written twice: 0 or 3 means a store was lost. */
-	if (v[0] < 1 || v[0] > 2 || v[1] < 1 || v[1] > 2)
-		return LITMUS_CLASS_INVALID;
-	return v[0] == 1 && v[1] == 1 ? LITMUS_CLASS_RELAXED : LITMUS_CLASS_SC;
-}
-
-static const struct litmus_shape w2_shape = {
-	.name = "2+2W",
-	.body = {w2_p0, w2_p1},
-	.nr_slots = 2,
-	.slot = {{LITMUS_SRC_FINAL, 0, "x"}, {LITMUS_SRC_FINAL, 1, "y"}},
-	.classify = w2_classify,
-	.target = {1, 1},
-};
-
-/* SB */
-static void sb_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], x, 1);
-	litmus_fence(t->fence);
-	r[0] = litmus_load(y);
-}
-
-static void sb_p1(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], y, 1);
-	litmus_fence(t->fence);
-	r[0] = litmus_load(x);
-}
-
-static enum litmus_class sb_classify(const u32 *v)
-{
-	return classify_01(v, 0, 0);
-}
-
-static const struct litmus_shape sb_shape = {
-	.name = "SB",
-	.body = {sb_p0, sb_p1},
-	.nr_slots = 2,
-	.slot = {{LITMUS_SRC_P0, 0, "0:y"}, {LITMUS_SRC_P1, 0, "1:x"}},
-	.classify = sb_classify,
-	.target = {0, 0},
-};
-
-/* LB */
-static void lb_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	r[0] = litmus_load(x);
-	litmus_fence(t->fence);
-	litmus_store(t->store[0], y, 1);
-}
-
-static void lb_p1(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	r[0] = litmus_load(y);
-	litmus_fence(t->fence);
-	litmus_store(t->store[0], x, 1);
-}
-
-static enum litmus_class lb_classify(const u32 *v)
-{
-	return classify_01(v, 1, 1);
-}
-
-static const struct litmus_shape lb_shape = {
-	.name = "LB",
-	.body = {lb_p0, lb_p1},
-	.nr_slots = 2,
-	.slot = {{LITMUS_SRC_P0, 0, "0:x"}, {LITMUS_SRC_P1, 0, "1:y"}},
-	.classify = lb_classify,
-	.target = {1, 1},
-};
-
-/* Coherence: one variable, x. */
-static void co_reader(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	r[0] = litmus_load(x);
-	r[1] = litmus_load(x);
-}
-
-static void corr_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], x, 1);
-}
-
-static enum litmus_class corr_classify(const u32 *v)
-{
-	return classify_01(v, 1, 0);
-}
-
-static const struct litmus_shape corr_shape = {
-	.name = "CoRR",
-	.body = {corr_p0, co_reader},
-	.nr_slots = 2,
-	.slot = {{LITMUS_SRC_P1, 0, "1:r0"}, {LITMUS_SRC_P1, 1, "1:r1"}},
-	.classify = corr_classify,
-	.target = {1, 0},
-};
-
-static void coww_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
-{
-	litmus_store(t->store[0], x, 1);
-	litmus_store(t->store[1], x, 2);
-}
-
-static enum litmus_class coww_classify(const u32 *v)
-{
-	if (v[0] > 2 || v[1] > 2 || v[2] < 1 || v[2] > 2)
-		return LITMUS_CLASS_INVALID;
-	/* Coherence order is 0, 1, 2: final 2, reads never go backwards. */
-	if (v[2] != 2 || v[0] > v[1])
-		return LITMUS_CLASS_RELAXED;
-	return LITMUS_CLASS_SC;
-}
-
-static const struct litmus_shape coww_shape = {
-	.name = "CoWW",
-	.body = {coww_p0, co_reader},
-	.nr_slots = 3,
-	.slot = {{LITMUS_SRC_P1, 0, "1:r0"},
-		 {LITMUS_SRC_P1, 1, "1:r1"},
-		 {LITMUS_SRC_FINAL, 0, "x"}},
-	.classify = coww_classify,
-	.target = {2, 1, 2},
-};
-
-/*
- * The tests: shape, name, kind of each thread's first and second store,
- * fence, and whether the relaxed outcome is allowed. Each line of the
- * first list runs in both layouts; the second list has one variable.
- * The tables stay as written, one test a line.
- */
-/* clang-format off */
-#define PL LITMUS_PLAIN
-#define NT LITMUS_NT
-
-#define LITMUS_TWO_VARS(X)                                                   \
-	X(mp, "MP", PL, PL, LITMUS_NOFENCE, false)                           \
-	X(mp, "MP+nt", NT, PL, LITMUS_NOFENCE, true)                         \
-	X(mp, "MP+nt2", PL, NT, LITMUS_NOFENCE, true)                        \
-	X(mp, "MP+nt+sfence", NT, PL, LITMUS_SFENCE, false)                  \
-	X(mp, "MP+nt2+sfence", PL, NT, LITMUS_SFENCE, false)                 \
-	X(mp, "MP+nt+mfence", NT, PL, LITMUS_MFENCE, false)                  \
-	X(mp, "MP+nt+lock", NT, PL, LITMUS_LOCK, false)                      \
-	X(w2, "2+2W", PL, PL, LITMUS_NOFENCE, false)                         \
-	X(w2, "2+2W+nt", NT, PL, LITMUS_NOFENCE, true)                       \
-	X(w2, "2+2W+nt2", PL, NT, LITMUS_NOFENCE, true)                      \
-	X(w2, "2+2W+nt+sfence", NT, PL, LITMUS_SFENCE, false)                \
-	X(w2, "2+2W+nt+mfence", NT, PL, LITMUS_MFENCE, false)                \
-	X(w2, "2+2W+nt+lock", NT, PL, LITMUS_LOCK, false)                    \
-	X(sb, "SB", PL, PL, LITMUS_NOFENCE, true)                            \
-	X(sb, "SB+nt", NT, PL, LITMUS_NOFENCE, true)                         \
-	X(sb, "SB+nt+sfence", NT, PL, LITMUS_SFENCE, true)                   \
-	X(sb, "SB+nt+mfence", NT, PL, LITMUS_MFENCE, false)                  \
-	X(sb, "SB+nt+lock", NT, PL, LITMUS_LOCK, false)                      \
-	X(lb, "LB", PL, PL, LITMUS_NOFENCE, false)                           \
-	X(lb, "LB+nt", NT, PL, LITMUS_NOFENCE, false)
-
-#define LITMUS_ONE_VAR(X)                                                    \
-	X(corr, "CoRR", PL, PL, LITMUS_NOFENCE, false)                       \
-	X(corr, "CoRR+nt", NT, PL, LITMUS_NOFENCE, false)                    \
-	X(coww, "CoWW", PL, PL, LITMUS_NOFENCE, false)                       \
-	X(coww, "CoWW+nt", NT, PL, LITMUS_NOFENCE, false)                    \
-	X(coww, "CoWW+nt2", PL, NT, LITMUS_NOFENCE, false)                   \
-	X(coww, "CoWW+ntnt", NT, NT, LITMUS_NOFENCE, false)
-
-#define TEST_ENTRY(sh, lbl, nm, s0, s1, f, ok, lay)                          \
-	{ .name = nm, .label = lbl, .shape = &sh##_shape,                     \
-	  .store = { s0, s1 }, .fence = f, .layout = lay,                     \
-	  .relaxed_allowed = ok },
-#define TEST_BOTH(sh, lbl, s0, s1, f, ok)                                    \
-	TEST_ENTRY(sh, lbl, lbl ".sep", s0, s1, f, ok, LITMUS_SEP)            \
-	TEST_ENTRY(sh, lbl, lbl ".same", s0, s1, f, ok, LITMUS_SAME)
-#define TEST_ONE(sh, lbl, s0, s1, f, ok)                                     \
-	TEST_ENTRY(sh, lbl, lbl, s0, s1, f, ok, LITMUS_ONE)
-
-static const struct litmus_test litmus_tests[] = {
-	LITMUS_TWO_VARS(TEST_BOTH)
-	LITMUS_ONE_VAR(TEST_ONE)
-};
+/* Generated from tests/litmus.tests by tools/tso-enum (build/gen/). */
+#include "litmus_tests.h"
 
 static void litmus_case(struct kunit *test);
+static void litmus_synth_relaxed(struct kunit *test);
+static void litmus_synth_other(struct kunit *test);
 
-#define CASE_BOTH(sh, lbl, s0, s1, f, ok)                                    \
-	{ .name = lbl ".sep", .run_case = litmus_case },                      \
-	{ .name = lbl ".same", .run_case = litmus_case },
-#define CASE_ONE(sh, lbl, s0, s1, f, ok)                                     \
-	{ .name = lbl, .run_case = litmus_case },
+/* clang-format off */
+#define LITMUS_CASE(nm) { .name = nm, .run_case = litmus_case },
 
 static const struct kunit_case litmus_cases[] = {
-	LITMUS_TWO_VARS(CASE_BOTH)
-	LITMUS_ONE_VAR(CASE_ONE)
+	LITMUS_GEN_CASES(LITMUS_CASE)
+	KUNIT_CASE(litmus_synth_relaxed),
+	KUNIT_CASE(litmus_synth_other),
 };
 /* clang-format on */
-
-BUILD_BUG_ON(ARRAY_SIZE(litmus_cases) != ARRAY_SIZE(litmus_tests));
 
 /* Chosen once per suite run, read by every case. */
 static struct litmus_pair litmus_pairs[LITMUS_MAX_PAIRS];
@@ -318,6 +81,117 @@ static void litmus_case(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (unsigned int p = 0; p < litmus_nr_pairs; p++)
 		litmus_run(test, t, &litmus_pairs[p], &litmus_cfg);
+}
+
+/*
+ * Synthetic bodies: instead of a test's instructions, each thread writes
+ * the values of one chosen outcome (P0 also writes the final memory
+ * values), so every iteration produces that outcome. The run goes
+ * through the same engine, counting and judging as a real one.
+ */
+#define LITMUS_SYNTH_ITERS 4
+
+static u32 synth_want[LITMUS_MAX_SLOTS];
+
+static void synth_body(unsigned int me, const struct litmus_test *t, u32 *x,
+		       u32 *y, u32 *r)
+{
+	const struct litmus_shape *sh = t->shape;
+
+	for (unsigned int s = 0; s < sh->nr_slots; s++) {
+		const struct litmus_slot *sl = &sh->slot[s];
+
+		if (sl->src == LITMUS_SRC_FINAL && me == 0)
+			WRITE_ONCE(*(sl->reg ? y : x), synth_want[s]);
+		else if (sl->src == me)
+			r[sl->reg] = synth_want[s];
+	}
+}
+
+static void synth_p0(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
+{
+	synth_body(0, t, x, y, r);
+}
+
+static void synth_p1(const struct litmus_test *t, u32 *x, u32 *y, u32 *r)
+{
+	synth_body(1, t, x, y, r);
+}
+
+/*
+ * Run table entry @t with bodies that always produce @want and check the
+ * verdict: the run completes, and it fails (on a scratch test, so this
+ * case does not) exactly when @want_verdict is LITMUS_FORBIDDEN.
+ */
+static void synth_check(struct kunit *test, const struct litmus_test *t,
+			const u32 *want, enum litmus_verdict want_verdict)
+{
+	struct kunit scratch = {.name = "synthetic", .quiet = true};
+	struct litmus_config cfg = {.iters = LITMUS_SYNTH_ITERS,
+				    .timed = false,
+				    .hang_ms = litmus_cfg.hang_ms};
+	struct litmus_shape sh = *t->shape;
+	struct litmus_test st = *t;
+	enum litmus_verdict got;
+	char what[64];
+	size_t pos = 0;
+
+	for (unsigned int s = 0; s < sh.nr_slots; s++)
+		pos += ntb_snprintf(what + pos, sizeof(what) - pos, "%s%s=%u",
+				    s ? "," : "", sh.slot[s].label, want[s]);
+	memcpy(synth_want, want, sizeof(synth_want));
+	sh.body[0] = synth_p0;
+	sh.body[1] = synth_p1;
+	st.shape = &sh;
+	got = litmus_run(&scratch, &st, &litmus_pairs[0], &cfg);
+	if (got != want_verdict || (scratch.status == KUNIT_FAILURE) !=
+					   (want_verdict == LITMUS_FORBIDDEN))
+		kunit_fail_at(
+			test, __FILE__, __LINE__,
+			"%s with the outcome %s forced: judged %s "
+			"(case %s), expected %s",
+			t->name, what,
+			got == LITMUS_OK	  ? "allowed"
+			: got == LITMUS_FORBIDDEN ? "forbidden"
+						  : "(run failed)",
+			scratch.status == KUNIT_FAILURE ? "failed" : "passed",
+			want_verdict == LITMUS_OK ? "allowed" : "forbidden");
+}
+
+/* Each entry's relaxed outcome fails its case exactly when forbidden. */
+static void litmus_synth_relaxed(struct kunit *test)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(litmus_tests); i++) {
+		const struct litmus_test *t = &litmus_tests[i];
+
+		synth_check(test, t, t->shape->target,
+			    t->relaxed_allowed ? LITMUS_OK : LITMUS_FORBIDDEN);
+	}
+}
+
+/*
+ * The rest of the judgement: a sequentially consistent outcome passes
+ * every entry, and a value no execution writes (3 in every slot) fails
+ * every entry.
+ */
+static void litmus_synth_other(struct kunit *test)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(litmus_tests); i++) {
+		const struct litmus_test *t = &litmus_tests[i];
+		unsigned int nr = t->shape->nr_slots, key = 0;
+		u32 v[LITMUS_MAX_SLOTS];
+
+		while (key < (1u << (2 * nr)) &&
+		       !(t->sc[key / 32] & (1u << (key % 32))))
+			key++;
+		KUNIT_ASSERT_LT(test, key, 1u << (2 * nr));
+		for (unsigned int s = 0; s < nr; s++)
+			v[s] = (key >> (2 * s)) & 3;
+		synth_check(test, t, v, LITMUS_OK);
+		for (unsigned int s = 0; s < nr; s++)
+			v[s] = LITMUS_VAL_MAX;
+		synth_check(test, t, v, LITMUS_FORBIDDEN);
+	}
 }
 
 static int litmus_suite_init(struct kunit_suite *suite, char *reason,
