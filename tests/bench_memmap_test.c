@@ -82,11 +82,12 @@ struct contender {
 	void *dst;
 	size_t bytes;
 	/*
-	 * Tests only: after run @corrupt_run (1-based), the body zeroes the
-	 * last sixteenth of the memmap, as a strategy would that wrote a
-	 * wrong memmap in one run out of many.
+	 * Tests only: in run @corrupt_run (1-based) the body writes nothing
+	 * (@corrupt_skip) or zeroes the last sixteenth of the memmap after
+	 * the run, as a strategy would that went wrong once in many runs.
 	 */
 	u32 corrupt_run;
+	bool corrupt_skip;
 };
 
 static bool fill_usable(const struct limit_fill *f,
@@ -125,12 +126,16 @@ static void memmap_body(void *arg)
 {
 	struct contender *c = arg;
 
-	memmap_run(c->m);
 	if (unlikely(c->corrupt_run) && c->run + 1 == c->corrupt_run) {
 		size_t tail = c->m->bytes / 16;
 
+		if (c->corrupt_skip)
+			return;
+		memmap_run(c->m);
 		memset((char *)c->m->pages + c->m->bytes - tail, 0, tail);
+		return;
 	}
+	memmap_run(c->m);
 }
 
 /* The random sample of run @run of contender @c: the same before and after. */
@@ -339,6 +344,9 @@ static unsigned int max_layout_size(void)
 
 static struct contender contenders[BENCH_MAX_ENTRIES];
 static struct bench_entry entries[BENCH_MAX_ENTRIES];
+/* The contenders and the limit of the last bench_one_config(), for tests. */
+static u32 last_n;
+static int last_best;
 
 static void bench_limit_fills(struct kunit *test)
 {
@@ -427,13 +435,15 @@ static bool strategy_selected(const char *name)
 /*
  * Every selected strategy and every fill of one layout and mode over one
  * namespace, interleaved. @corrupt (tests): the strategy whose run
- * @corrupt_run goes wrong. Returns the number of strategies measured.
+ * @corrupt_run goes wrong (writes nothing when @skip, else a wrong
+ * memmap). Returns the number of strategies measured.
  */
 static unsigned int bench_one_config(struct kunit *test,
 				     const struct page_layout *l,
 				     unsigned int order, u64 ns, void *buf,
 				     size_t buf_bytes, u64 seed,
-				     const char *corrupt, u32 corrupt_run)
+				     const char *corrupt, u32 corrupt_run,
+				     bool skip)
 {
 	const struct memmap_strategy *s;
 	struct memmap_config cfg;
@@ -478,6 +488,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			.seed = seed, .index = n, .m = &m, .s = s,
 			.corrupt_run = corrupt && !strcmp(corrupt, s->name) ?
 					       corrupt_run : 0,
+			.corrupt_skip = skip,
 		};
 		contender_entry(&entries[n], &contenders[n]);
 		n++;
@@ -489,6 +500,8 @@ static unsigned int bench_one_config(struct kunit *test,
 	}
 
 	best = fastest_fill(contenders, entries, n);
+	last_n = n;
+	last_best = best;
 	if (best >= 0)
 		limit_ns = entries[best].res.median_ns;
 	if (!test->quiet)
@@ -584,7 +597,7 @@ static void bench_memmap_all(struct kunit *test)
 				continue;
 			}
 			bench_one_config(test, l, order, ns, buf, buf_bytes,
-					 seed, NULL, 0);
+					 seed, NULL, 0, false);
 		}
 	}
 	print_table();
@@ -609,21 +622,23 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	init_template();
 	run_options.runs = 5;
-	for (u32 bad_run = 2; bad_run <= 5; bad_run++) {
+	for (u32 bad = 0; bad < 8; bad++) {
+		u32 bad_run = 2 + bad / 2;
 		unsigned int done;
-
 		char want[32];
 
 		inner = (struct kunit){ .name = "inner", .quiet = true };
 		done = bench_one_config(&inner, l, 0, ns, buf, bytes, 7,
-					"tmpl_memcpy", bad_run);
+					"tmpl_memcpy", bad_run, bad % 2);
 		ntb_snprintf(want, sizeof(want), "run %u of tmpl_memcpy ",
 			     bad_run);
 		if (inner.status != KUNIT_FAILURE ||
 		    strncmp(inner.status_comment, want, strlen(want)))
 			kunit_fail_at(test, __FILE__, __LINE__,
-				      "run %u of tmpl_memcpy went wrong; "
-				      "the checks said \"%s\"", bad_run,
+				      "run %u of tmpl_memcpy %s; the checks "
+				      "said \"%s\"", bad_run,
+				      bad % 2 ? "wrote nothing" :
+						"wrote a wrong memmap",
 				      inner.status_comment);
 		/* The others are still measured and reported. */
 		KUNIT_EXPECT_GT(test, done, 0);
@@ -631,10 +646,18 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 	/* And no false alarm when nothing goes wrong. */
 	inner = (struct kunit){ .name = "inner", .quiet = true };
 	KUNIT_EXPECT_GT(test, bench_one_config(&inner, l, 0, ns, buf, bytes,
-					       7, NULL, 0),
+					       7, NULL, 0, false),
 			0);
 	KUNIT_EXPECT_STREQ(test, inner.status_comment, "");
 	KUNIT_EXPECT_TRUE(test, inner.status != KUNIT_FAILURE);
+	/* The limit is the fill with the lowest median, of any kind. */
+	KUNIT_ASSERT_GE(test, last_best, 0);
+	KUNIT_EXPECT_TRUE(test, contenders[last_best].fill != NULL);
+	for (u32 i = 0; i < last_n; i++)
+		if (contenders[i].fill)
+			KUNIT_EXPECT_LE(test,
+					entries[last_best].res.median_ns,
+					entries[i].res.median_ns);
 	run_options.runs = saved_runs;
 	table_rows = 0;
 	plat_free(buf, bytes);
