@@ -53,7 +53,7 @@ u64 bench_median(u64 *v, u32 n)
 void bench_stats(struct bench_result *r, const u64 *samples, u32 runs)
 {
 	static u64 sorted[BENCH_MAX_RUNS];
-	/* The postings' procedure: the first run apart, statistics of the rest. */
+	/* The postings' procedure: the first run apart, the rest's statistics. */
 	const u64 *rest = runs > 1 ? samples + 1 : samples;
 	u32 n = runs > 1 ? runs - 1 : 1;
 	unsigned __int128 acc = 0;
@@ -186,7 +186,8 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 			t0 = rdtsc_ordered();
 			x->body(x->arg);
 			t1 = rdtsc_ordered();
-			if (freq && !plat_read_aperf_mperf(&a1, &m1) && m1 > m0) {
+			if (freq && !plat_read_aperf_mperf(&a1, &m1) &&
+			    m1 > m0) {
 				aperf[order[k]] += a1 - a0;
 				mperf[order[k]] += m1 - m0;
 			}
@@ -224,8 +225,8 @@ int bench_format_samples(char *buf, size_t len, const struct bench_result *r)
 	for (u32 i = 1; i < r->runs; i++) {
 		size_t at = (size_t)n < len ? (size_t)n : len;
 
-		n += ntb_snprintf(buf + at, len - at, "%s%llu", i > 1 ? "," : "",
-				  r->samples[i]);
+		n += ntb_snprintf(buf + at, len - at, "%s%llu",
+				  i > 1 ? "," : "", r->samples[i]);
 	}
 	return n;
 }
