@@ -4,6 +4,9 @@
 #include "lib/bench.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
+#include "lib/prandom.h"
+#include "lib/run_context.h"
+#include "lib/string.h"
 #include "lib/timing.h"
 
 #define PROGRESS_INTERVAL_NS 10000000000ull
@@ -47,18 +50,63 @@ u64 bench_median(u64 *v, u32 n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+void bench_stats(struct bench_result *r, const u64 *samples, u32 runs)
+{
+	static u64 sorted[BENCH_MAX_RUNS];
+	/* The postings' procedure: the first run apart, the rest's statistics. */
+	const u64 *rest = runs > 1 ? samples + 1 : samples;
+	u32 n = runs > 1 ? runs - 1 : 1;
+	unsigned __int128 acc = 0;
+	unsigned int shift = 0;
+	u64 sum = 0;
+
+	r->runs = runs;
+	r->samples = samples;
+	r->first_ns = samples[0];
+	r->total_ns = 0;
+	for (u32 i = 0; i < runs; i++)
+		r->total_ns += samples[i];
+	r->min_ns = ~0ull;
+	r->max_ns = 0;
+	for (u32 i = 0; i < n; i++) {
+		r->min_ns = min(r->min_ns, rest[i]);
+		r->max_ns = max(r->max_ns, rest[i]);
+		sum += rest[i];
+		sorted[i] = rest[i];
+	}
+	r->mean_ns = sum / n;
+	/*
+	 * Squares of deviations of seconds overflow 64 bits: sum in 128, then
+	 * scale down by whole powers of four (exact for the square root)
+	 * until the mean square fits one division.
+	 */
+	for (u32 i = 0; i < n; i++) {
+		u64 d = rest[i] > r->mean_ns ? rest[i] - r->mean_ns :
+					       r->mean_ns - rest[i];
+
+		acc += (unsigned __int128)d * d;
+	}
+	while (acc >> 64) {
+		acc >>= 2;
+		shift++;
+	}
+	r->stddev_ns = bench_isqrt((u64)acc / n) << shift;
+	r->median_ns = bench_median(sorted, n);
+}
+
+static u64 eff_mhz(u64 aperf, u64 mperf)
+{
+	return mperf ? plat_tsc_khz() / 1000 * aperf / mperf : 0;
+}
+
 int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 		  void *arg, void (*between)(void *))
 {
-	u64 aperf0 = 0, mperf0 = 0, aperf1, mperf1, sum = 0, var = 0;
-	unsigned __int128 acc = 0;
-	unsigned int shift = 0;
+	u64 aperf0 = 0, mperf0 = 0, aperf1, mperf1;
 	bool have_freq;
-	u32 n;
 
 	if (!runs || runs > BENCH_MAX_RUNS)
 		return -1;
-	r->runs = runs;
 	have_freq = !plat_read_aperf_mperf(&aperf0, &mperf0);
 	for (u32 i = 0; i < runs; i++) {
 		u64 t0, t1;
@@ -70,49 +118,129 @@ int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 		t1 = rdtsc_ordered();
 		samples[i] = cycles_to_ns(t1 - t0);
 	}
+	bench_stats(r, samples, runs);
 	r->eff_mhz = 0;
 	if (have_freq && !plat_read_aperf_mperf(&aperf1, &mperf1) &&
 	    mperf1 > mperf0)
-		r->eff_mhz = plat_tsc_khz() / 1000 * (aperf1 - aperf0) /
-			     (mperf1 - mperf0);
+		r->eff_mhz = eff_mhz(aperf1 - aperf0, mperf1 - mperf0);
+	return 0;
+}
 
-	r->first_ns = samples[0];
-	r->total_ns = 0;
-	for (u32 i = 0; i < runs; i++)
-		r->total_ns += samples[i];
-	/* The seed's procedure: the first run apart, statistics of the rest. */
-	n = runs > 1 ? runs - 1 : 1;
-	{
-		u64 *rest = runs > 1 ? samples + 1 : samples;
+void bench_shuffle(u32 *order, u32 n, u64 *state)
+{
+	for (u32 i = 0; i < n; i++)
+		order[i] = i;
+	for (u32 i = n; i > 1; i--) {
+		u32 j = (u32)(prandom_u64(state) % i);
+		u32 t = order[i - 1];
 
-		r->min_ns = ~0ull;
-		r->max_ns = 0;
-		for (u32 i = 0; i < n; i++) {
-			r->min_ns = min(r->min_ns, rest[i]);
-			r->max_ns = max(r->max_ns, rest[i]);
-			sum += rest[i];
-		}
-		r->mean_ns = sum / n;
-		/*
-		 * Squares of deviations of seconds overflow 64 bits: sum in
-		 * 128, then scale down by whole powers of four (exact for the
-		 * square root) until the mean square fits one division.
-		 */
-		for (u32 i = 0; i < n; i++) {
-			u64 d = rest[i] > r->mean_ns ? rest[i] - r->mean_ns :
-						       r->mean_ns - rest[i];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
 
-			acc += (unsigned __int128)d * d;
+u64 bench_seed(void)
+{
+	static u64 drawn;
+
+	if (run_options.seed)
+		return run_options.seed;
+	while (!drawn) {
+		/* Mix the TSC so close boots do not get close seeds. */
+		u64 x = rdtsc() * 0x9e3779b97f4a7c15ull;
+
+		drawn = x ^ (x >> 29);
+	}
+	return drawn;
+}
+
+int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
+		     const char *what)
+{
+	static u64 pool[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
+	u64 aperf[BENCH_MAX_ENTRIES] = { 0 }, mperf[BENCH_MAX_ENTRIES] = { 0 };
+	u32 order[BENCH_MAX_ENTRIES];
+	u64 state = seed ? seed : 1;
+
+	if (!n || n > BENCH_MAX_ENTRIES || !runs || runs > BENCH_MAX_RUNS)
+		return -1;
+	for (u32 i = 0; i < n; i++) {
+		e[i].failed = false;
+		e[i].failed_run = 0;
+		memset(&e[i].res, 0, sizeof(e[i].res));
+	}
+	for (u32 run = 0; run < runs; run++) {
+		bench_shuffle(order, n, &state);
+		for (u32 k = 0; k < n; k++) {
+			struct bench_entry *x = &e[order[k]];
+			u64 a0, m0, a1, m1, t0, t1;
+			bool freq;
+
+			if (x->failed)
+				continue;
+			bench_progress("%s round %u/%u %s", what, run + 1, runs,
+				       x->name);
+			if (x->before)
+				x->before(x->arg, run);
+			freq = !plat_read_aperf_mperf(&a0, &m0);
+			t0 = rdtsc_ordered();
+			x->body(x->arg);
+			t1 = rdtsc_ordered();
+			if (freq && !plat_read_aperf_mperf(&a1, &m1) &&
+			    m1 > m0) {
+				aperf[order[k]] += a1 - a0;
+				mperf[order[k]] += m1 - m0;
+			}
+			pool[order[k]][run] = cycles_to_ns(t1 - t0);
+			if (x->after && !x->after(x->arg, run)) {
+				x->failed = true;
+				x->failed_run = run + 1;
+			}
 		}
-		while (acc >> 64) {
-			acc >>= 2;
-			shift++;
-		}
-		var = (u64)acc / n;
-		r->stddev_ns = bench_isqrt(var) << shift;
-		r->median_ns = bench_median(rest, n);
+	}
+	for (u32 i = 0; i < n; i++) {
+		if (e[i].failed)
+			continue;
+		bench_stats(&e[i].res, pool[i], runs);
+		e[i].res.eff_mhz = eff_mhz(aperf[i], mperf[i]);
 	}
 	return 0;
+}
+
+int bench_limit_best(const u64 *median_ns, const bool *ok, u32 n)
+{
+	int best = -1;
+
+	for (u32 i = 0; i < n; i++)
+		if (ok[i] && median_ns[i] &&
+		    (best < 0 || median_ns[i] < median_ns[best]))
+			best = (int)i;
+	return best;
+}
+
+int bench_format_samples(char *buf, size_t len, const struct bench_result *r)
+{
+	int n = ntb_snprintf(buf, len, " samples_ns=");
+
+	for (u32 i = 1; i < r->runs; i++) {
+		size_t at = (size_t)n < len ? (size_t)n : len;
+
+		n += ntb_snprintf(buf + at, len - at, "%s%llu",
+				  i > 1 ? "," : "", r->samples[i]);
+	}
+	return n;
+}
+
+void bench_print_samples(const struct bench_result *r)
+{
+	/* 20 digits and a comma per sample. */
+	static char buf[BENCH_MAX_RUNS * 21 + 32];
+	int n = bench_format_samples(buf, sizeof(buf), r);
+
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	plat_console_write(buf, (size_t)n);
+	plat_console_write("\n", 1);
 }
 
 const char *bench_fixed(u64 num, u64 den, unsigned int decimals)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The timing core of the benchmarks (DESIGN.md, "Measurement method"):
- * serialised TSC reads around each timed run, no interrupts in a timed
- * region (the image never enables them; the hosted runner cannot promise
- * it), a fixed run count, and the seed's statistics: the first run alone,
- * then min / median / mean / max / stddev of the others. Effective CPU
- * frequency from APERF/MPERF where the platform can read them, so
- * throttling shows beside the numbers.
+ * The timing core of the benchmarks (docs/benchmarks.md): serialised TSC
+ * reads around each timed run, no interrupts in a timed region (the image
+ * never enables them; the hosted runner cannot promise it), a fixed run
+ * count, and the postings' statistics: the first run alone, then min /
+ * median / mean / max / stddev of the others, every sample kept so a
+ * metric line can carry them all. Several contenders are measured in
+ * rounds, in a shuffled order per round, so a drift of the machine is
+ * spread over all of them. Effective CPU frequency from APERF/MPERF where
+ * the platform can read them, so throttling shows beside the numbers.
  */
 #ifndef NTBOOT_LIB_BENCH_H
 #define NTBOOT_LIB_BENCH_H
@@ -25,6 +27,11 @@ struct bench_result {
 	u64 total_ns;
 	/* Effective MHz during the timed runs; 0 when not measurable. */
 	u64 eff_mhz;
+	/*
+	 * Every run in run order, the first included: valid until the next
+	 * measurement.
+	 */
+	const u64 *samples;
 };
 
 /*
@@ -33,6 +40,74 @@ struct bench_result {
  */
 int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 		  void *arg, void (*between)(void *));
+
+/*
+ * Statistics of @runs samples in run order (the first apart) into @r;
+ * @r->samples points at @samples.
+ */
+void bench_stats(struct bench_result *r, const u64 *samples, u32 runs);
+
+/* The most contenders one interleaved measurement takes. */
+#define BENCH_MAX_ENTRIES 32
+
+/*
+ * One contender of bench_interleave(). The caller fills name, body, arg
+ * and the hooks; the rest is the outcome.
+ */
+struct bench_entry {
+	const char *name;
+	void (*body)(void *arg);
+	void *arg;
+	/* Untimed, before run @run (0: the cold first run). May be NULL. */
+	void (*before)(void *arg, u32 run);
+	/*
+	 * Untimed, after run @run: false means the run's output was wrong
+	 * (the hook has said why); the entry then takes no further part.
+	 * May be NULL.
+	 */
+	bool (*after)(void *arg, u32 run);
+	struct bench_result res;	/* when !failed */
+	bool failed;
+	u32 failed_run;			/* 1-based, when failed */
+};
+
+/*
+ * Measure @n entries @runs times each, in @runs rounds: round 1 runs each
+ * entry's cold first run, rounds 2..@runs the others; each round visits
+ * every entry once, in an order shuffled from @seed (bench_shuffle()).
+ * Samples are kept in a fixed pool (BENCH_MAX_ENTRIES x BENCH_MAX_RUNS).
+ * @what names the work in the progress lines. Returns 0, or -1 when @n or
+ * @runs is out of range.
+ */
+int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
+		     const char *what);
+
+/*
+ * Fisher-Yates: @order becomes a permutation of 0..@n-1 drawn from the
+ * xorshift sequence in *@state (lib/prandom.h).
+ */
+void bench_shuffle(u32 *order, u32 n, u64 *state);
+
+/*
+ * The seed of the shuffles: seed= when given, else one drawn from the
+ * TSC once per boot; never 0.
+ */
+u64 bench_seed(void);
+
+/*
+ * The limit of a benchmark: the fastest (lowest median) of @n fills whose
+ * @ok is true, whatever kind of store it used. Its index, or -1.
+ */
+int bench_limit_best(const u64 *median_ns, const bool *ok, u32 n);
+
+/*
+ * " samples_ns=v2,v3,...": runs 2..N of @r in run order (nothing after
+ * the '=' when there is one run), into @buf. Returns the length it needs.
+ */
+int bench_format_samples(char *buf, size_t len, const struct bench_result *r);
+
+/* The same, written to the console after a line begun without a newline. */
+void bench_print_samples(const struct bench_result *r);
 
 /* Median of @n values (sorted in place). */
 u64 bench_median(u64 *v, u32 n);

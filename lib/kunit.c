@@ -242,6 +242,10 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 	va_start(ap, fmt);
 	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* A scratch test keeps its first failure for the case to read. */
+	if (test->quiet && test->status != KUNIT_FAILURE)
+		ntb_snprintf(test->status_comment,
+			     sizeof(test->status_comment), "%s", msg);
 	test->status = KUNIT_FAILURE;
 	if (test->quiet)
 		return;

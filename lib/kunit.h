@@ -29,7 +29,10 @@ struct kunit {
 	ntb_jmp_buf fault_jmp;
 	int fault_expected;
 	int fault_caught;
-	/* A scratch test inside a case: failures are recorded, not printed. */
+	/*
+	 * A scratch test inside a case: failures are recorded, not printed
+	 * (the first one's message in status_comment).
+	 */
 	bool quiet;
 	void *priv;
 };

@@ -227,6 +227,12 @@ static int opt_litmus_iters(struct ntb_options *o, const char *v, size_t len,
 	return 0;
 }
 
+static int opt_seed(struct ntb_options *o, const char *v, size_t len,
+		    char *why, size_t whylen)
+{
+	return parse_bounded(v, len, 1, ~0ull, &o->seed, why, whylen);
+}
+
 /*
  * Walk the comma-separated words of a value: for (i = 0; list_next(v, len,
  * &i, &w, &wlen);) ... An empty word (",,") comes out as length 0.
@@ -422,6 +428,8 @@ static const struct opt_def opt_table[] = {
 	{ "mode", opt_mode, "namespace modes: fsdax,devdax2m,devdax1g" },
 	{ "strategy", opt_strategy, "copy strategies to benchmark (globs)" },
 	{ "litmus.iters", opt_litmus_iters, "iterations per litmus test" },
+	{ "seed", opt_seed,
+	  "seed of the benchmarks' run order (repeats a run; default drawn)" },
 	{ "drain", opt_drain, "SFENCE drains in the template path (on; off is research only)" },
 	{ "on_finish", opt_on_finish, "poweroff, halt or reboot at the end" },
 	{ "smp", opt_smp, "CPUs to start: off, all or a count" },

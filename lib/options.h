@@ -45,6 +45,7 @@ struct ntb_options {
 	u32 nr_layouts;
 	u32 modes;		  /* bit mask of enum ntb_mode */
 	u64 litmus_iters;
+	u64 seed;		  /* benchmark shuffles; 0 = drawn */
 	bool drain;		  /* false: research mode, no SFENCE drains */
 	enum on_finish on_finish;
 	int smp;		  /* SMP_ALL, SMP_OFF or a CPU count */

@@ -9,6 +9,7 @@
 #include "arch/x86/lib/copy_variant.h"
 #include "include/platform.h"
 #include "lib/options.h"
+#include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/mm_init.h"
@@ -681,6 +682,70 @@ bool memmap_verify(const struct memmap *m, struct memmap_report *r)
 		if (!check_untouched(m, h + written, nr - written,
 				     MEMMAP_ROLE_SHARED, poison.bytes, r))
 			return false;
+	}
+	return check_pageblocks(m, r);
+}
+
+void memmap_sample_pfns(const struct memmap *m, unsigned long *pfns,
+			unsigned int nr, u64 *state)
+{
+	unsigned long first = memmap_first_pfn(&m->cfg);
+	unsigned long end = m->base_pfn + m->nr_pfns;
+	unsigned long heads = memmap_nr_heads(m);
+	unsigned long unique = min(model_unique_pages(m), 1UL << m->cfg.order);
+
+	for (unsigned int i = 0; i < nr; i++) {
+		u64 r = prandom_u64(state);
+		unsigned long pfn;
+
+		if (i == 0) {
+			pfn = m->base_pfn;		/* the edges */
+		} else if (i == 1) {
+			pfn = end - 1;
+		} else if (i % 2 || !heads) {
+			pfn = m->base_pfn + r % m->nr_pfns;
+		} else {
+			/* A folio's written struct pages: head or tail. */
+			pfn = first + ((r % heads) << m->cfg.order) +
+			      (r >> 40) % unique;
+			if (pfn >= end)
+				pfn = end - 1;
+		}
+		pfns[i] = pfn;
+	}
+}
+
+void memmap_poison_pfns(struct memmap *m, const unsigned long *pfns,
+			unsigned int nr)
+{
+	if (m->poison < 0)
+		m->poison = MEMMAP_POISON_DEFAULT;
+	for (unsigned int i = 0; i < nr; i++)
+		memset(memmap_page(m, pfns[i]), m->poison, m->layout->size);
+	pageblock_flags_clear(&m->pageblocks);
+}
+
+bool memmap_verify_pfns(const struct memmap *m, const unsigned long *pfns,
+			unsigned int nr, struct memmap_report *r)
+{
+	union page_buf want, poison;
+
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	if (m->poison >= 0)
+		memset(&poison, m->poison, sizeof(poison));
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned long idx;
+		enum memmap_role role =
+			memmap_expected_page(m, pfns[i], want.bytes, NULL, &idx);
+
+		if (role == MEMMAP_ROLE_HEAD || role == MEMMAP_ROLE_TAIL) {
+			if (!check_page(m, pfns[i], role, idx, want.bytes, r))
+				return false;
+		} else if (m->poison >= 0 &&
+			   !check_page(m, pfns[i], role, idx, poison.bytes, r)) {
+			return false;
+		}
 	}
 	return check_pageblocks(m, r);
 }

@@ -264,6 +264,25 @@ struct memmap_report {
  */
 bool memmap_verify(const struct memmap *m, struct memmap_report *r);
 
+/*
+ * A sample of the memmap, for checking every run of a benchmark cheaply.
+ * memmap_sample_pfns() draws @nr pfns from the xorshift sequence in
+ * *@state: the first and last pfn of the memmap, then alternately any pfn
+ * and one of the struct pages a run writes (a head or a written tail).
+ * memmap_poison_pfns() stores the poison byte of memmap_poison() (or
+ * MEMMAP_POISON_DEFAULT) in those struct pages and clears the pageblock
+ * flags; memmap_verify_pfns() then checks them against the model (the
+ * ones a run must leave alone against the poison) and all the pageblock
+ * flags. The report is memmap_verify()'s.
+ */
+#define MEMMAP_POISON_DEFAULT 0x5a
+void memmap_sample_pfns(const struct memmap *m, unsigned long *pfns,
+			unsigned int nr, u64 *state);
+void memmap_poison_pfns(struct memmap *m, const unsigned long *pfns,
+			unsigned int nr);
+bool memmap_verify_pfns(const struct memmap *m, const unsigned long *pfns,
+			unsigned int nr, struct memmap_report *r);
+
 /* One line: "pfn 0x... (tail 1) _nr_pages @56: expected 0x200 found 0x0". */
 int memmap_report_format(const struct memmap_report *r, char *buf,
 			 size_t len);

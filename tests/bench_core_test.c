@@ -77,11 +77,191 @@ static void bench_formatting(struct kunit *test)
 				       bench_fixed(2, 1, 0)) != 0);
 }
 
+/* Every index once per round; rounds differ; a seed repeats its order. */
+static void bench_shuffle_rounds(struct kunit *test)
+{
+	for (u32 n = 1; n <= 12; n++) {
+		u32 a[12], b[12], first[12];
+		u64 st = 0x1234567 + n, again = st;
+		bool differs = false;
+
+		for (u32 round = 0; round < 8; round++) {
+			u32 seen = 0;
+
+			bench_shuffle(a, n, &st);
+			bench_shuffle(b, n, &again);
+			for (u32 i = 0; i < n; i++) {
+				KUNIT_ASSERT_LT(test, a[i], n);
+				seen |= 1u << a[i];
+				KUNIT_EXPECT_EQ(test, a[i], b[i]);
+			}
+			KUNIT_EXPECT_EQ(test, seen, (1u << n) - 1);
+			if (!round)
+				memcpy(first, a, sizeof(first));
+			else if (memcmp(first, a, n * sizeof(a[0])))
+				differs = true;
+		}
+		if (n >= 3 && !differs)
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "n=%u: 8 rounds in one order", n);
+	}
+}
+
+/* The log of an interleaved measurement, one letter per call. */
+static char trace[256];
+static unsigned int trace_len;
+
+struct traced {
+	char id;
+	u32 calls;
+	u32 fail_after_run;	/* 1-based; 0: never */
+};
+
+static void traced_body(void *arg)
+{
+	struct traced *t = arg;
+
+	t->calls++;
+	if (trace_len < sizeof(trace) - 1)
+		trace[trace_len++] = t->id;
+}
+
+static bool traced_after(void *arg, u32 run)
+{
+	struct traced *t = arg;
+
+	return !(t->fail_after_run && run + 1 == t->fail_after_run);
+}
+
+static void bench_interleave_rounds(struct kunit *test)
+{
+	struct traced t[4] = { { 'a' }, { 'b' }, { 'c' }, { 'd', 0, 3 } };
+	struct bench_entry e[4];
+	char round0[5];
+	u32 runs = 6;
+
+	memset(trace, 0, sizeof(trace));
+	trace_len = 0;
+	bench_progress_reset();
+	for (u32 i = 0; i < 4; i++)
+		e[i] = (struct bench_entry){ .name = "t", .body = traced_body,
+					     .arg = &t[i],
+					     .after = traced_after };
+	KUNIT_ASSERT_EQ(test, bench_interleave(e, 4, runs, 99, "test"), 0);
+	/* d failed after its third run: no fourth, no statistics. */
+	KUNIT_EXPECT_EQ(test, t[3].calls, 3);
+	KUNIT_EXPECT_TRUE(test, e[3].failed);
+	KUNIT_EXPECT_EQ(test, e[3].failed_run, 3);
+	/* Rounds: each one visits every live entry once. */
+	KUNIT_ASSERT_EQ(test, trace_len, 3 * 4 + 3 * 3);
+	memcpy(round0, trace, 4);
+	round0[4] = 0;
+	for (u32 i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, t[i].calls, runs);
+		KUNIT_EXPECT_FALSE(test, e[i].failed);
+		KUNIT_EXPECT_EQ(test, e[i].res.runs, runs);
+		/* The cold runs all come first, one per entry. */
+		KUNIT_EXPECT_TRUE(test, !!strchr(round0, 'a' + (int)i));
+	}
+	/* Not one fixed order: six rounds of three or four. */
+	{
+		bool differs = false;
+
+		for (u32 r = 1; r < 3; r++)
+			if (memcmp(trace, trace + 4 * r, 4))
+				differs = true;
+		for (u32 r = 1; r < 3; r++)
+			if (memcmp(trace + 12, trace + 12 + 3 * r, 3))
+				differs = true;
+		if (!differs)
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "every round in the same order: %s",
+				      trace);
+	}
+	/* Too many entries or runs. */
+	KUNIT_EXPECT_EQ(test, bench_interleave(e, BENCH_MAX_ENTRIES + 1, 2, 1,
+					       "test"),
+			-1);
+	KUNIT_EXPECT_EQ(test, bench_interleave(e, 1, 0, 1, "test"), -1);
+}
+
+/* The fastest fill is the limit, whatever kind of store it used. */
+static void bench_limit_best_fill(struct kunit *test)
+{
+	/* cached, stosb, nt64, nt128, nt256, nt512 */
+	u64 med[] = { 74, 90, 120, 100, 95, 84 };
+	bool ok[] = { true, true, true, true, true, true };
+
+	KUNIT_EXPECT_EQ(test, bench_limit_best(med, ok, 6), 0);
+	med[0] = 86;
+	KUNIT_EXPECT_EQ(test, bench_limit_best(med, ok, 6), 5);
+	med[1] = 10;
+	KUNIT_EXPECT_EQ(test, bench_limit_best(med, ok, 6), 1);
+	ok[1] = false;		/* failed its checks: not a limit */
+	KUNIT_EXPECT_EQ(test, bench_limit_best(med, ok, 6), 5);
+	med[5] = 0;		/* nothing measured */
+	KUNIT_EXPECT_EQ(test, bench_limit_best(med, ok, 6), 0);
+	for (u32 i = 0; i < 6; i++)
+		ok[i] = false;
+	KUNIT_EXPECT_EQ(test, bench_limit_best(med, ok, 6), -1);
+}
+
+/* samples_ns= carries runs 2..N in run order: the median recomputes. */
+static void bench_samples_line(struct kunit *test)
+{
+	static const u64 v[] = { 900, 30, 10, 50, 20, 40, 70 };
+	static char buf[256];
+	struct bench_result r;
+	u64 back[8], n = 0, x = 0;
+	bool digits = false;
+	const char *p;
+
+	bench_stats(&r, v, ARRAY_SIZE(v));
+	KUNIT_EXPECT_EQ(test, r.first_ns, 900);
+	KUNIT_EXPECT_EQ(test, r.median_ns, 35);
+	KUNIT_ASSERT_LT(test, bench_format_samples(buf, sizeof(buf), &r),
+			(int)sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, " samples_ns=30,10,50,20,40,70");
+	KUNIT_ASSERT_EQ(test, memcmp(buf, " samples_ns=", 12), 0);
+	for (p = buf + 12;; p++) {
+		if (*p >= '0' && *p <= '9') {
+			x = x * 10 + (u64)(*p - '0');
+			digits = true;
+			continue;
+		}
+		KUNIT_ASSERT_TRUE(test, digits);
+		KUNIT_ASSERT_LT(test, n, 8);
+		back[n++] = x;
+		x = 0;
+		digits = false;
+		if (*p != ',')
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, n, 6);
+	for (u32 i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, back[i], v[i + 1]);
+	KUNIT_EXPECT_EQ(test, bench_median(back, (u32)n), r.median_ns);
+	/* The input is left in run order. */
+	KUNIT_EXPECT_EQ(test, v[1], 30);
+	/* One run: nothing after the '='. */
+	bench_stats(&r, v, 1);
+	bench_format_samples(buf, sizeof(buf), &r);
+	KUNIT_EXPECT_STREQ(test, buf, " samples_ns=");
+	/* Cut short, it still says how long it needs. */
+	bench_stats(&r, v, ARRAY_SIZE(v));
+	KUNIT_EXPECT_EQ(test, bench_format_samples(buf, 8, &r),
+			(int)strlen(" samples_ns=30,10,50,20,40,70"));
+}
+
 static const struct kunit_case bench_core_cases[] = {
 	KUNIT_CASE(bench_isqrt_exact),
 	KUNIT_CASE(bench_median_odd_even),
 	KUNIT_CASE(bench_measure_stats),
 	KUNIT_CASE(bench_formatting),
+	KUNIT_CASE(bench_shuffle_rounds),
+	KUNIT_CASE(bench_interleave_rounds),
+	KUNIT_CASE(bench_limit_best_fill),
+	KUNIT_CASE(bench_samples_line),
 };
 
 KUNIT_SUITE_DEFINE(bench_core_suite, "bench_core", bench_core_cases);

@@ -4,8 +4,10 @@
  * split over 1, 2, 4, ... and finally all CPUs, to show where the memory
  * bandwidth saturates. CPUs 0..k-1 each take one contiguous part of the
  * pfn range; a run is timed from the release of all k CPUs to the moment
- * the last one is done (its drains included). The memmap is verified
- * against the model after the timed runs of every CPU count.
+ * the last one is done (its drains included). Every strategy at every
+ * CPU count is one contender of interleaved rounds (docs/benchmarks.md);
+ * each cold run is verified in full against a poisoned memmap, each later
+ * run on a random sample of struct pages poisoned just before it.
  *
  * The parts are cut on boundaries of a folio and of a word of the
  * pageblock bitmap (eight pageblocks, 4096 pfns), so no two CPUs ever
@@ -69,6 +71,17 @@ struct par_run {
 	/* A CPU that never came back may still write: keep the memory. */
 	bool stuck;
 	struct par_worker w[];
+};
+
+/* One strategy at one CPU count: a contender of the rounds. */
+struct par_contender {
+	struct kunit *test;
+	struct par_run *r;
+	const struct memmap_strategy *s;
+	unsigned int k;
+	unsigned int used;
+	u32 index;
+	u64 seed;
 };
 
 static u64 par_wait_cycles(void)
@@ -148,7 +161,7 @@ static void par_collect(struct par_run *r)
 /* The timed body: release, do CPU 0's part, wait for the last CPU. */
 static void par_body(void *arg)
 {
-	struct par_run *r = arg;
+	struct par_run *r = ((struct par_contender *)arg)->r;
 	u64 start;
 
 	if (r->failed)
@@ -166,18 +179,6 @@ static void par_body(void *arg)
 			asm volatile("pause");
 		}
 	}
-}
-
-/* Untimed, before every run after the first: the next round of CPUs. */
-static void par_between(void *arg)
-{
-	struct par_run *r = arg;
-
-	par_collect(r);
-	if (!r->failed)
-		par_launch(r);
-	bench_progress("bench_memmap_parallel %s cpus=%u", r->m->strategy->name,
-		       r->k);
 }
 
 /* Split the device pfns of @m over @k CPUs; returns the CPUs with work. */
@@ -230,83 +231,166 @@ static bool strategy_wanted(const char *name)
 	return false;
 }
 
-/* Every CPU count for one strategy over one memmap. */
-static void par_strategy(struct kunit *test, struct par_run *r,
-			 const struct memmap_strategy *s)
+#define SAMPLE_N 1024
+
+static unsigned long sample_pfns[SAMPLE_N];
+
+/*
+ * Untimed, before each run: this contender's strategy and split, the
+ * poison its check needs (all of the memmap before the cold run, a
+ * random sample before the others), and CPUs 1..k-1 waiting for the
+ * release.
+ */
+static void par_before(void *arg, u32 run)
 {
-	struct memmap *m = r->m;
-	unsigned int n = plat_cpu_count(), size = m->layout->size;
+	struct par_contender *c = arg;
+	struct par_run *r = c->r;
+	char why[160];
+	u64 st = c->seed ^ ((u64)run << 32) ^ ((u64)c->index << 48);
+
+	if (memmap_set_strategy(r->m, c->s->name, why, sizeof(why)))
+		kunit_fail_at(c->test, __FILE__, __LINE__, "%s: %s",
+			      c->s->name, why);
+	c->used = par_split(r, c->k);
+	if (!run) {
+		memmap_poison(r->m, MEMMAP_POISON_DEFAULT);
+	} else {
+		memmap_sample_pfns(r->m, sample_pfns, SAMPLE_N, &st);
+		memmap_poison_pfns(r->m, sample_pfns, SAMPLE_N);
+	}
+	r->failed = r->stuck;
+	if (!r->failed)
+		par_launch(r);
+	bench_progress("bench_memmap_parallel %s cpus=%u", c->s->name, c->k);
+}
+
+/* Untimed, after each run: every CPU back, and the memmap right. */
+static bool par_after(void *arg, u32 run)
+{
+	struct par_contender *c = arg;
+	struct par_run *r = c->r;
+	struct memmap_report rep;
+	char why[160];
+	bool ok;
+
+	par_collect(r);
+	if (r->failed) {
+		kunit_fail_at(c->test, __FILE__, __LINE__,
+			      "run %u of %s cpus=%u: a CPU did not start or "
+			      "did not finish its part within %u ms",
+			      run + 1, c->s->name, c->k, PAR_WAIT_MS);
+		return false;
+	}
+	ok = run ? memmap_verify_pfns(r->m, sample_pfns, SAMPLE_N, &rep) :
+		   memmap_verify(r->m, &rep);
+	if (ok)
+		return true;
+	memmap_report_format(&rep, why, sizeof(why));
+	kunit_fail_at(c->test, __FILE__, __LINE__,
+		      "run %u of %s page_size=%u %s cpus=%u wrote a wrong "
+		      "memmap: %s",
+		      run + 1, c->s->name, r->m->layout->size,
+		      memmap_mode_name(r->m->cfg.order), c->k, why);
+	return false;
+}
+
+static struct par_contender contenders[BENCH_MAX_ENTRIES];
+static struct bench_entry entries[BENCH_MAX_ENTRIES];
+
+/* The metric lines of one strategy, CPU counts in order. */
+static void par_report(struct kunit *test, const struct memmap_strategy *s,
+		       u32 n)
+{
+	struct memmap *m = contenders[0].r->m;
+	unsigned int size = m->layout->size;
 	u64 bytes = (u64)memmap_pages_written(m) * size;
 	u64 one_cpu_ns = 0, best_ns = ~0ull;
 	unsigned int best_k = 0;
-	struct memmap_report rep;
-	char why[160];
 
-	if (memmap_set_strategy(m, s->name, why, sizeof(why))) {
-		kunit_fail_at(test, __FILE__, __LINE__, "%s: %s", s->name, why);
-		return;
-	}
-	for (unsigned int k = 1; k; k = next_count(k, n)) {
-		struct bench_result res;
-		unsigned int used;
+	for (u32 i = 0; i < n; i++) {
+		const struct bench_result *res = &entries[i].res;
+		const struct par_contender *c = &contenders[i];
 
-		memmap_poison(m, 0x5a);
-		used = par_split(r, k);
-		r->failed = false;
-		if (!par_launch(r)) {
-			par_collect(r);
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "%s cpus=%u: a CPU did not start",
-				      s->name, k);
-			return;
-		}
-		bench_measure(&res, bench_runs(), par_body, r, par_between);
-		par_collect(r);
-		if (r->failed) {
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "%s cpus=%u: a CPU did not finish its "
-				      "part within %u ms",
-				      s->name, k, PAR_WAIT_MS);
-			return;
-		}
-		if (!memmap_verify(m, &rep)) {
-			memmap_report_format(&rep, why, sizeof(why));
-			kunit_fail_at(
-				test, __FILE__, __LINE__,
-				"%s page_size=%u %s cpus=%u wrote a wrong "
-				"memmap: %s",
-				s->name, size, memmap_mode_name(m->cfg.order),
-				k, why);
-			return;
-		}
-		if (k == 1)
-			one_cpu_ns = res.median_ns;
-		if (res.median_ns < best_ns) {
-			best_ns = res.median_ns;
-			best_k = k;
+		if (c->s != s || entries[i].failed)
+			continue;
+		if (c->k == 1)
+			one_cpu_ns = res->median_ns;
+		if (res->median_ns < best_ns) {
+			best_ns = res->median_ns;
+			best_k = c->k;
 		}
 		kunit_diag("# metric suite=bench_memmap_parallel strategy=%s "
 			"page_size=%u layout=%s mode=%s pages=%lu bytes=%llu "
 			"cpus=%u cpus_used=%u runs=%u first_ns=%llu "
 			"median_ns=%llu min_ns=%llu max_ns=%llu mean_ns=%llu "
 			"stddev_ns=%llu gbps=%s gbps_per_cpu=%s speedup=%s "
-			"drain=%s\n",
+			"drain=%s",
 			s->name, size, m->layout->name,
 			memmap_mode_name(m->cfg.order), m->cfg.nr_pages, bytes,
-			k, used, res.runs, res.first_ns, res.median_ns,
-			res.min_ns, res.max_ns, res.mean_ns, res.stddev_ns,
-			bench_gbps(bytes, res.median_ns),
-			bench_gbps(bytes / used, res.median_ns),
-			bench_fixed(one_cpu_ns,
-				    res.median_ns ? res.median_ns : 1, 2),
+			c->k, c->used, res->runs, res->first_ns,
+			res->median_ns, res->min_ns, res->max_ns, res->mean_ns,
+			res->stddev_ns, bench_gbps(bytes, res->median_ns),
+			bench_gbps(bytes / (c->used ? c->used : 1),
+				   res->median_ns),
+			one_cpu_ns ? bench_fixed(one_cpu_ns,
+						 res->median_ns ?: 1, 2) :
+				     "na",
 			run_options.drain ? "on" : "off");
+		bench_print_samples(res);
 	}
-	kunit_info(test,
-		   "%s page_size=%u %s: fastest with %u CPUs, %s GB/s, "
-		   "%sx one CPU",
-		   s->name, size, memmap_mode_name(m->cfg.order), best_k,
-		   bench_gbps(bytes, best_ns),
-		   bench_fixed(one_cpu_ns, best_ns ? best_ns : 1, 2));
+	if (best_k)
+		kunit_info(test,
+			   "%s page_size=%u %s: fastest with %u CPUs, %s GB/s, "
+			   "%sx one CPU",
+			   s->name, size, memmap_mode_name(m->cfg.order), best_k,
+			   bench_gbps(bytes, best_ns),
+			   one_cpu_ns ? bench_fixed(one_cpu_ns, best_ns ?: 1, 2) :
+					"na");
+}
+
+/*
+ * Every wanted strategy at every CPU count over one memmap, interleaved:
+ * a round runs each pair once, in a shuffled order.
+ */
+static void par_config(struct kunit *test, struct par_run *r, u64 seed)
+{
+	const struct page_layout *l = r->m->layout;
+	unsigned int cpus = plat_cpu_count();
+	const struct memmap_strategy *s;
+	char why[160];
+	u32 n = 0;
+
+	for_each_memmap_strategy(s) {
+		if (!strategy_wanted(s->name))
+			continue;
+		if (!memmap_strategy_usable(s, l, why, sizeof(why))) {
+			kunit_info(test, "%s skipped: %s", s->name, why);
+			continue;
+		}
+		for (unsigned int k = 1; k; k = next_count(k, cpus)) {
+			if (n == BENCH_MAX_ENTRIES) {
+				kunit_info(test, "%s cpus=%u skipped: more "
+						 "than %u contenders",
+					   s->name, k, BENCH_MAX_ENTRIES);
+				continue;
+			}
+			contenders[n] = (struct par_contender){
+				.test = test, .r = r, .s = s, .k = k,
+				.index = n, .seed = seed,
+			};
+			entries[n] = (struct bench_entry){
+				.name = s->name, .body = par_body,
+				.arg = &contenders[n], .before = par_before,
+				.after = par_after,
+			};
+			n++;
+		}
+	}
+	if (!n || bench_interleave(entries, n, bench_runs(), seed,
+				   "bench_memmap_parallel"))
+		return;
+	for_each_memmap_strategy(s)
+		par_report(test, s, n);
 }
 
 static void parallel_init_scaling(struct kunit *test)
@@ -317,6 +401,7 @@ static void parallel_init_scaling(struct kunit *test)
 	unsigned int n = plat_cpu_count();
 	size_t r_bytes = sizeof(struct par_run) + n * sizeof(struct par_worker);
 	struct par_run *r;
+	u64 seed = bench_seed();
 	u64 ns;
 
 	KUNIT_ASSERT_NOT_NULL(test, l);
@@ -330,12 +415,13 @@ static void parallel_init_scaling(struct kunit *test)
 	kunit_info(test,
 		   "namespace %llu MiB, page_size=%u, runs=%u, CPUs 1.."
 		   "%u, drain=%s; bytes counted = bytes written to the "
-		   "destination",
+		   "destination; %u rounds over every strategy and CPU "
+		   "count, each in a shuffled order, seed=%llu",
 		   ns >> 20, l->size, bench_runs(), n,
-		   run_options.drain ? "on" : "off (research mode)");
+		   run_options.drain ? "on" : "off (research mode)",
+		   bench_runs(), seed);
 
 	for (unsigned int mi = 0; mi < ARRAY_SIZE(modes) && !r->stuck; mi++) {
-		const struct memmap_strategy *s;
 		struct memmap_config cfg;
 		struct memmap m;
 		char why[160];
@@ -358,18 +444,7 @@ static void parallel_init_scaling(struct kunit *test)
 			continue;
 		}
 		r->m = &m;
-		for_each_memmap_strategy(s) {
-			if (r->stuck)
-				break;
-			if (!strategy_wanted(s->name))
-				continue;
-			if (!memmap_strategy_usable(s, l, why, sizeof(why))) {
-				kunit_info(test, "%s skipped: %s", s->name,
-					   why);
-				continue;
-			}
-			par_strategy(test, r, s);
-		}
+		par_config(test, r, seed);
 		r->m = NULL;
 		if (!r->stuck)
 			memmap_destroy(&m);

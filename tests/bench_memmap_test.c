@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The seeds' measurement: memmap_init_zone_device() of a pmem namespace
+ * The postings' measurement: memmap_init_zone_device() of a pmem namespace
  * (default 100 GiB: 26,214,400 struct pages), 30 times per strategy, the
  * first run apart, for each struct page size and namespace mode; and in
- * the same run the machine's limit, a streaming-store fill of the same
- * number of bytes. The memmap is poisoned before the first run and verified
- * against the model after the last, outside the timing. Bytes counted = bytes written to the destination (struct pages
- * the run writes, times their size).
+ * the same rounds the machine's limit: the fastest fill of the same number
+ * of bytes by any kind of store (cached, each non-temporal width, rep
+ * stosb). Strategies and fills run interleaved, each round in a shuffled
+ * order (docs/benchmarks.md). Every run is checked outside the timing:
+ * the cold first run of each against a fully poisoned memmap, in full;
+ * the others on a random sample of struct pages poisoned just before.
+ * Bytes counted = bytes written to the destination (struct pages the run
+ * writes, times their size).
  *
- *   bench_limit        limit_nt64/128/256/512 and limit_cached fills
- *   bench_memmap_init  every usable strategy, with limit_frac
+ *   bench_limit        the fills alone, over the memmap of 64-byte pages
+ *   bench_memmap_init  every usable strategy and fill, with limit_frac
  */
+
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/copy_variant.h"
 #include "arch/x86/lib/memcpy_nt.h"
@@ -18,6 +23,7 @@
 #include "lib/bench.h"
 #include "lib/glob.h"
 #include "lib/kunit.h"
+#include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
@@ -26,110 +32,305 @@
 
 #define BUF_ALIGN (2ull << 20)
 
-/* The limit fills: template stores of non-zero data, widest last. */
-static const struct {
+/* Struct pages (or 64-byte blocks of a fill) checked after each run. */
+#define SAMPLE_N 1024
+
+/* What a fill writes with rep stosb: one non-zero byte. */
+#define STOSB_BYTE 0xa5
+
+/* The limit fills: template stores of non-zero data, and rep stosb. */
+struct limit_fill {
 	const char *name;	/* metric strategy name */
-	const char *variant;	/* copy registry fill */
-} limit_fills[] = {
+	const char *variant;	/* copy registry fill; NULL: rep stosb */
+};
+
+static const struct limit_fill limit_fills[] = {
 	{ "limit_cached", "tmpl_mov_64" },
+	{ "limit_stosb", NULL },
 	{ "limit_nt64", "tmpl_movnti_64" },
 	{ "limit_nt128", "tmpl_sse2_64" },
 	{ "limit_nt256", "tmpl_avx_64" },
 	{ "limit_nt512", "tmpl_avx512_64" },
 };
 
+#define NR_FILLS ARRAY_SIZE(limit_fills)
+
 /* A non-zero 64-byte pattern: zero stores can be eliminated (Ice Lake). */
 static u8 fill_template[64] __aligned(64);
+static u8 stosb_pattern[64] __aligned(64);
 
-struct fill_job {
+static unsigned long sample_pfns[SAMPLE_N];
+static size_t sample_off[SAMPLE_N];
+
+/*
+ * One contender of an interleaved measurement: a memmap strategy or a
+ * limit fill, over the same buffer.
+ */
+struct contender {
+	struct kunit *test;
+	const char *name;
+	const char *config;		/* "page_size=64 mode=fsdax" */
+	u64 seed;
+	u32 index;
+	u32 run;			/* 0-based, set by before() */
+	/* A memmap strategy ... */
+	struct memmap *m;
+	const struct memmap_strategy *s;
+	/* ... or a fill. */
+	const struct limit_fill *fill;
 	const struct copy_variant *v;
 	void *dst;
 	size_t bytes;
+	/*
+	 * Tests only: in run @corrupt_run (1-based) the body writes nothing
+	 * (@corrupt_skip) or zeroes the last sixteenth of the memmap after
+	 * the run, as a strategy would that went wrong once in many runs.
+	 */
+	u32 corrupt_run;
+	bool corrupt_skip;
 };
+
+static bool fill_usable(const struct limit_fill *f,
+			const struct copy_variant **v, char *why, size_t len)
+{
+	*v = NULL;
+	if (!f->variant)
+		return true;
+	*v = copy_variant_find(f->variant);
+	if (!*v) {
+		ntb_snprintf(why, len, "no copy variant %s", f->variant);
+		return false;
+	}
+	return copy_variant_usable(*v, why, len);
+}
+
+static const u8 *fill_pattern(const struct contender *c)
+{
+	return c->v ? fill_template : stosb_pattern;
+}
 
 static void fill_body(void *arg)
 {
-	struct fill_job *j = arg;
+	struct contender *c = arg;
 
-	j->v->copy(j->dst, fill_template, j->bytes);
-	if (j->v->needs_drain)
+	if (!c->v) {
+		memset_rep_stosb(c->dst, STOSB_BYTE, c->bytes);
+		return;
+	}
+	c->v->copy(c->dst, fill_template, c->bytes);
+	if (c->v->needs_drain)
 		memcpy_nt_drain();
 }
 
-static bool fill_verify(const struct fill_job *j, size_t *bad)
+static void memmap_body(void *arg)
 {
-	const u8 *p = j->dst;
+	struct contender *c = arg;
 
-	for (size_t off = 0; off < j->bytes; off += 64) {
-		if (memcmp(p + off, fill_template, 64)) {
-			*bad = off;
-			return false;
-		}
+	if (unlikely(c->corrupt_run) && c->run + 1 == c->corrupt_run) {
+		size_t tail = c->m->bytes / 16;
+
+		if (c->corrupt_skip)
+			return;
+		memmap_run(c->m);
+		memset((char *)c->m->pages + c->m->bytes - tail, 0, tail);
+		return;
 	}
-	return true;
+	memmap_run(c->m);
+}
+
+/* The random sample of run @run of contender @c: the same before and after. */
+static u64 sample_state(const struct contender *c)
+{
+	u64 st = c->seed ^ ((u64)c->run << 32) ^ ((u64)c->index << 48);
+
+	return st ? st : 1;
+}
+
+static void draw_fill_sample(const struct contender *c)
+{
+	u64 st = sample_state(c);
+	size_t blocks = c->bytes / 64;
+
+	sample_off[0] = 0;
+	sample_off[1] = (blocks - 1) * 64;
+	for (unsigned int i = 2; i < SAMPLE_N; i++)
+		sample_off[i] = prandom_u64(&st) % blocks * 64;
+}
+
+static void contender_before(void *arg, u32 run)
+{
+	struct contender *c = arg;
+	char why[120];
+	u64 st;
+
+	c->run = run;
+	if (c->fill) {
+		if (!run) {
+			memset(c->dst, 0, c->bytes);
+			return;
+		}
+		draw_fill_sample(c);
+		for (unsigned int i = 0; i < SAMPLE_N; i++)
+			memset((u8 *)c->dst + sample_off[i], 0, 64);
+		return;
+	}
+	if (memmap_set_strategy(c->m, c->s->name, why, sizeof(why)))
+		kunit_fail_at(c->test, __FILE__, __LINE__, "%s: %s",
+			      c->s->name, why);
+	/* Poison, so verification proves this run wrote what it checks. */
+	if (!run) {
+		memmap_poison(c->m, MEMMAP_POISON_DEFAULT);
+		return;
+	}
+	st = sample_state(c);
+	memmap_sample_pfns(c->m, sample_pfns, SAMPLE_N, &st);
+	memmap_poison_pfns(c->m, sample_pfns, SAMPLE_N);
+}
+
+static bool fill_check(struct contender *c, size_t off)
+{
+	if (!memcmp((u8 *)c->dst + off, fill_pattern(c), 64))
+		return true;
+	kunit_fail_at(c->test, __FILE__, __LINE__,
+		      "run %u of %s (%s): wrong data at byte %zu of %zu",
+		      c->run + 1, c->name, c->config, off, c->bytes);
+	return false;
+}
+
+/*
+ * After each run, outside the timing: the cold run in full (everything
+ * was poisoned before it), the others on their sample.
+ */
+static bool contender_after(void *arg, u32 run)
+{
+	struct contender *c = arg;
+	struct memmap_report rep;
+	char why[160];
+	bool ok;
+
+	if (c->fill) {
+		if (!run) {
+			for (size_t off = 0; off < c->bytes; off += 64)
+				if (!fill_check(c, off))
+					return false;
+			return true;
+		}
+		for (unsigned int i = 0; i < SAMPLE_N; i++)
+			if (!fill_check(c, sample_off[i]))
+				return false;
+		return true;
+	}
+	ok = run ? memmap_verify_pfns(c->m, sample_pfns, SAMPLE_N, &rep) :
+		   memmap_verify(c->m, &rep);
+	if (ok)
+		return true;
+	memmap_report_format(&rep, why, sizeof(why));
+	kunit_fail_at(c->test, __FILE__, __LINE__,
+		      "run %u of %s (%s) wrote a wrong memmap: %s", run + 1,
+		      c->name, c->config, why);
+	return false;
 }
 
 static void init_template(void)
 {
 	for (unsigned int i = 0; i < sizeof(fill_template); i++)
 		fill_template[i] = (u8)(0xa5 ^ (i * 37));
+	memset(stosb_pattern, STOSB_BYTE, sizeof(stosb_pattern));
+}
+
+static void contender_entry(struct bench_entry *e, struct contender *c)
+{
+	*e = (struct bench_entry){
+		.name = c->name,
+		.body = c->fill ? fill_body : memmap_body,
+		.arg = c,
+		.before = contender_before,
+		.after = contender_after,
+	};
 }
 
 /*
- * Time the widest non-temporal fill the CPU has over @bytes of @buf: the
- * limit of the same run. Returns its median in ns, 0 if none usable, and
- * fails the test if the fill wrote the wrong bytes.
+ * Add the usable fills over @bytes of @buf to @c/@e from index *@n;
+ * unusable ones are said in a line of @test.
  */
-static u64 measure_limit(struct kunit *test, const char *name,
-			 const char *variant, void *buf, size_t bytes,
-			 bool print, const char *context)
+static void add_fills(struct kunit *test, struct contender *c,
+		      struct bench_entry *e, u32 *n, void *buf, size_t bytes,
+		      const char *config, u64 seed)
 {
-	const struct copy_variant *v = copy_variant_find(variant);
-	struct fill_job job = { .v = v, .dst = buf, .bytes = bytes };
-	struct bench_result r;
-	char why[80];
-	size_t bad;
+	for (unsigned int i = 0; i < NR_FILLS; i++) {
+		const struct copy_variant *v;
+		char why[80];
 
-	if (!v || !copy_variant_usable(v, why, sizeof(why)))
-		return 0;
-	bytes = ALIGN_DOWN(bytes, 64);
-	if (!bytes)
-		return 0;
-	job.bytes = bytes;
-	memset(buf, 0, bytes);
-	if (bench_measure(&r, run_options.runs, fill_body, &job, NULL))
-		return 0;
-	if (!fill_verify(&job, &bad)) {
-		kunit_fail_at(test, __FILE__, __LINE__,
-			      "%s wrote wrong data at byte %zu of %zu", name,
-			      bad, bytes);
-		return 0;
+		if (!fill_usable(&limit_fills[i], &v, why, sizeof(why))) {
+			kunit_info(test, "%s skipped: %s", limit_fills[i].name,
+				   why);
+			continue;
+		}
+		c[*n] = (struct contender){
+			.test = test, .name = limit_fills[i].name,
+			.config = config, .seed = seed, .index = *n,
+			.fill = &limit_fills[i], .v = v, .dst = buf,
+			.bytes = ALIGN_DOWN(bytes, 64),
+		};
+		contender_entry(&e[*n], &c[*n]);
+		(*n)++;
 	}
-	if (print)
-		kunit_diag("# metric suite=bench_limit strategy=%s variant=%s%s "
-			   "bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
-			   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-			   "gbps=%s eff_mhz=%llu node=%d\n",
-			   name, variant, context, bytes, r.runs, r.first_ns,
-			   r.median_ns, r.min_ns, r.max_ns, r.mean_ns,
-			   r.stddev_ns, bench_gbps(bytes, r.median_ns),
-			   r.eff_mhz, plat_numa_node_of(buf));
-	return r.median_ns;
 }
 
-/* The widest limit fill usable here: its index, or -1. */
-static int widest_limit(void)
+static void print_fill(const struct contender *c, const struct bench_entry *e,
+		       const char *context)
 {
-	char why[80];
+	const struct bench_result *r = &e->res;
 
-	for (int i = ARRAY_SIZE(limit_fills) - 1; i > 0; i--) {
-		const struct copy_variant *v =
-			copy_variant_find(limit_fills[i].variant);
+	kunit_diag("# metric suite=bench_limit strategy=%s variant=%s%s "
+		   "bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
+		   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
+		   "gbps=%s eff_mhz=%llu node=%d",
+		   c->name, c->v ? c->v->name : "rep_stosb", context, c->bytes,
+		   r->runs, r->first_ns, r->median_ns, r->min_ns, r->max_ns,
+		   r->mean_ns, r->stddev_ns, bench_gbps(c->bytes, r->median_ns),
+		   r->eff_mhz, plat_numa_node_of(c->dst));
+	bench_print_samples(r);
+}
 
-		if (v && copy_variant_usable(v, why, sizeof(why)))
-			return i;
+/*
+ * The fastest of the fills among @e[0..@n): its index, or -1. The fills
+ * are the entries whose contender has a fill.
+ */
+static int fastest_fill(const struct contender *c,
+			const struct bench_entry *e, u32 n)
+{
+	u64 med[BENCH_MAX_ENTRIES];
+	bool ok[BENCH_MAX_ENTRIES];
+
+	for (u32 i = 0; i < n; i++) {
+		ok[i] = c[i].fill && !e[i].failed;
+		med[i] = e[i].res.median_ns;
 	}
-	return -1;
+	return bench_limit_best(med, ok, n);
+}
+
+/*
+ * The limit line: which fill is the limit and what every fill took, so
+ * the choice can be checked from the log alone.
+ */
+static void print_limit_line(const char *suite, const char *config,
+			     const struct contender *c,
+			     const struct bench_entry *e, u32 n, int best)
+{
+	char fills[256];
+	int len = 0;
+
+	fills[0] = 0;
+	for (u32 i = 0; i < n; i++)
+		if (c[i].fill && !e[i].failed && len < (int)sizeof(fills))
+			len += ntb_snprintf(fills + len, sizeof(fills) - len,
+					    "%s%s:%llu", len ? "," : "",
+					    c[i].name, e[i].res.median_ns);
+	kunit_diag("# %s: limit %s limit_best=%s limit_ns=%llu fills_ns=%s\n",
+		   suite, config, best >= 0 ? c[best].name : "none",
+		   best >= 0 ? e[best].res.median_ns : 0ull,
+		   fills[0] ? fills : "none");
 }
 
 static unsigned int max_layout_size(void)
@@ -141,33 +342,40 @@ static unsigned int max_layout_size(void)
 	return m;
 }
 
+static struct contender contenders[BENCH_MAX_ENTRIES];
+static struct bench_entry entries[BENCH_MAX_ENTRIES];
+/* The contenders and the limit of the last bench_one_config(), for tests. */
+static u32 last_n;
+static int last_best;
+
 static void bench_limit_fills(struct kunit *test)
 {
 	u64 ns = bench_fit_namespace(test, 64);
 	size_t bytes = ns / 4096 * 64;
 	void *buf = plat_alloc_aligned(bytes, BUF_ALIGN);
+	u64 seed = bench_seed();
 	char ctx[64];
+	u32 n = 0;
+	int best;
 
 	if (!buf)
 		kunit_skip(test, "cannot allocate %zu MiB", bytes >> 20);
 	init_template();
 	kunit_info(test, "bytes counted = bytes written to the destination; "
 			 "region = the memmap of a %llu MiB namespace at 64 bytes "
-			 "per struct page", ns >> 20);
+			 "per struct page; %u rounds, shuffled, seed=%llu",
+		   ns >> 20, run_options.runs, seed);
 	ntb_snprintf(ctx, sizeof(ctx), " namespace_mib=%llu", ns >> 20);
-	for (unsigned int i = 0; i < ARRAY_SIZE(limit_fills); i++) {
-		char why[80];
-		const struct copy_variant *v =
-			copy_variant_find(limit_fills[i].variant);
-
-		if (!v || !copy_variant_usable(v, why, sizeof(why))) {
-			kunit_info(test, "%s skipped: %s", limit_fills[i].name,
-				   v ? why : "no such copy variant");
-			continue;
-		}
-		bench_progress("bench_limit %s", limit_fills[i].name);
-		measure_limit(test, limit_fills[i].name,
-			      limit_fills[i].variant, buf, bytes, true, ctx);
+	add_fills(test, contenders, entries, &n, buf, bytes, "page_size=64",
+		  seed);
+	if (n && !bench_interleave(entries, n, run_options.runs, seed,
+				   "bench_limit")) {
+		best = fastest_fill(contenders, entries, n);
+		print_limit_line("bench_limit", "page_size=64", contenders,
+				 entries, n, best);
+		for (u32 i = 0; i < n; i++)
+			if (!entries[i].failed)
+				print_fill(&contenders[i], &entries[i], ctx);
 	}
 	plat_free(buf, bytes);
 }
@@ -180,6 +388,7 @@ struct table_row {
 	u64 median_ns;
 	u64 pages;
 	u64 limit_ns;
+	const char *limit;
 	u64 slow_ns;
 };
 
@@ -189,39 +398,33 @@ static unsigned int table_rows;
 
 static void print_table(void)
 {
+	bool any_beats = false;
+
 	kunit_diag("# bench_memmap_init summary (median of runs 2..N; bytes "
-		"counted = bytes written)\n");
-	kunit_diag("# %-16s %5s %-9s %12s %9s %9s %8s\n", "strategy", "size",
-		"mode", "median_ms", "ns/page", "vs_slow", "of_limit");
+		"counted = bytes written; limit = the fastest fill)\n");
+	kunit_diag("# %-16s %5s %-9s %12s %9s %9s %8s %s\n", "strategy", "size",
+		"mode", "median_ms", "ns/page", "vs_slow", "of_limit", "limit");
 	for (unsigned int i = 0; i < table_rows; i++) {
 		const struct table_row *t = &table[i];
+		bool beats = t->limit_ns && t->median_ns < t->limit_ns;
 
-		kunit_diag("# %-16s %5u %-9s %12s %9s %8sx %7s%%\n", t->strategy,
-			t->page_size, memmap_mode_name(t->order),
+		any_beats |= beats;
+		kunit_diag("# %-16s %5u %-9s %12s %9s %8sx %7s%% %s%s\n",
+			t->strategy, t->page_size, memmap_mode_name(t->order),
 			bench_fixed(t->median_ns, 1000000, 2),
 			bench_fixed(t->median_ns, t->pages, 3),
 			t->slow_ns ? bench_fixed(t->slow_ns, t->median_ns, 2) :
 				     "-",
 			t->limit_ns ? bench_fixed(t->limit_ns * 100,
 						  t->median_ns, 1) :
-				      "-");
+				      "-",
+			t->limit, beats ? " (beats the limit)" : "");
 	}
-}
-
-struct memmap_job {
-	struct memmap *m;
-};
-
-static void memmap_body(void *arg)
-{
-	memmap_run(((struct memmap_job *)arg)->m);
-}
-
-static void memmap_between(void *arg)
-{
-	bench_progress("bench_memmap_init %s page_size=%u",
-		       ((struct memmap_job *)arg)->m->strategy->name,
-		       ((struct memmap_job *)arg)->m->layout->size);
+	if (any_beats)
+		kunit_diag("# beats the limit: faster than every fill of the "
+			   "same bytes in the same rounds; a finding about the "
+			   "fills (they are not the fastest way to write "
+			   "these bytes here), not a figure to clamp\n");
 }
 
 static bool strategy_selected(const char *name)
@@ -229,97 +432,131 @@ static bool strategy_selected(const char *name)
 	return glob_list_match(run_options.strategy, name);
 }
 
-/* All strategies of one layout and mode over one namespace. */
-static void bench_one_config(struct kunit *test, const struct page_layout *l,
-			     unsigned int order, u64 ns, void *buf,
-			     size_t buf_bytes, int limit_idx)
+/*
+ * Every selected strategy and every fill of one layout and mode over one
+ * namespace, interleaved. @corrupt (tests): the strategy whose run
+ * @corrupt_run goes wrong (writes nothing when @skip, else a wrong
+ * memmap). Returns the number of strategies measured.
+ */
+static unsigned int bench_one_config(struct kunit *test,
+				     const struct page_layout *l,
+				     unsigned int order, u64 ns, void *buf,
+				     size_t buf_bytes, u64 seed,
+				     const char *corrupt, u32 corrupt_run,
+				     bool skip)
 {
 	const struct memmap_strategy *s;
 	struct memmap_config cfg;
 	struct memmap m;
 	u64 slow_ns = 0, limit_ns = 0, bytes;
 	unsigned long written;
-	char why[120];
+	char why[120], config[64], ctx[96];
+	unsigned int done = 0;
+	u32 n = 0;
+	int best;
 
 	memmap_config_namespace(&cfg, l->id, order, ns);
 	cfg.drain = run_options.drain;
 	if (memmap_create(&m, &cfg, buf, buf_bytes, why, sizeof(why))) {
 		kunit_fail_at(test, __FILE__, __LINE__, "page_size=%u %s: %s",
 			      l->size, memmap_mode_name(order), why);
-		return;
+		return 0;
 	}
 	written = memmap_pages_written(&m);
 	bytes = (u64)written * l->size;
-	if (limit_idx >= 0) {
-		char ctx[80];
-
-		ntb_snprintf(ctx, sizeof(ctx), " for=bench_memmap_init "
-			     "page_size=%u mode=%s", l->size,
-			     memmap_mode_name(order));
-		limit_ns = measure_limit(test, limit_fills[limit_idx].name,
-					 limit_fills[limit_idx].variant, buf,
-					 bytes, true, ctx);
-	}
+	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s", l->size,
+		     memmap_mode_name(order));
+	ntb_snprintf(ctx, sizeof(ctx), " for=bench_memmap_init %s", config);
+	add_fills(test, contenders, entries, &n, buf, bytes, config, seed);
 
 	for_each_memmap_strategy(s) {
-		struct memmap_job job = { .m = &m };
-		struct memmap_report rep;
-		struct bench_result r;
-
 		if (!strategy_selected(s->name))
 			continue;
 		if (!memmap_strategy_usable(s, l, why, sizeof(why))) {
-			kunit_info(test, "%s page_size=%u %s skipped: %s",
-				   s->name, l->size, memmap_mode_name(order),
+			kunit_info(test, "%s %s skipped: %s", s->name, config,
 				   why);
 			continue;
 		}
-		if (memmap_set_strategy(&m, s->name, why, sizeof(why))) {
-			kunit_fail_at(test, __FILE__, __LINE__, "%s: %s",
-				      s->name, why);
+		if (n == BENCH_MAX_ENTRIES) {
+			kunit_info(test, "%s %s skipped: more than %u "
+					 "contenders", s->name, config,
+				   BENCH_MAX_ENTRIES);
 			continue;
 		}
-		/* Poison, so verification proves this strategy wrote it all. */
-		memmap_poison(&m, 0x5a);
-		bench_measure(&r, run_options.runs, memmap_body, &job,
-			      memmap_between);
-		if (!memmap_verify(&m, &rep)) {
-			memmap_report_format(&rep, why, sizeof(why));
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "%s page_size=%u %s wrote a wrong memmap: %s",
-				      s->name, l->size, memmap_mode_name(order),
-				      why);
+		contenders[n] = (struct contender){
+			.test = test, .name = s->name, .config = config,
+			.seed = seed, .index = n, .m = &m, .s = s,
+			.corrupt_run = corrupt && !strcmp(corrupt, s->name) ?
+					       corrupt_run : 0,
+			.corrupt_skip = skip,
+		};
+		contender_entry(&entries[n], &contenders[n]);
+		n++;
+	}
+	if (!n || bench_interleave(entries, n, run_options.runs, seed,
+				   "bench_memmap_init")) {
+		memmap_destroy(&m);
+		return 0;
+	}
+
+	best = fastest_fill(contenders, entries, n);
+	last_n = n;
+	last_best = best;
+	if (best >= 0)
+		limit_ns = entries[best].res.median_ns;
+	if (!test->quiet)
+		print_limit_line("bench_memmap_init", config, contenders,
+				 entries, n, best);
+	for (u32 i = 0; i < n; i++)
+		if (contenders[i].fill && !entries[i].failed && !test->quiet)
+			print_fill(&contenders[i], &entries[i], ctx);
+	for (u32 i = 0; i < n; i++)
+		if (contenders[i].s && !entries[i].failed &&
+		    contenders[i].s->copy == MEMMAP_SLOW)
+			slow_ns = entries[i].res.median_ns;
+
+	/* Only verified strategies become numbers. */
+	for (u32 i = 0; i < n; i++) {
+		const struct bench_result *r = &entries[i].res;
+
+		if (!contenders[i].s || entries[i].failed)
 			continue;
-		}
-		if (s->copy == MEMMAP_SLOW)
-			slow_ns = r.median_ns;
+		done++;
+		if (test->quiet)
+			continue;
 		kunit_diag("# metric suite=bench_memmap_init strategy=%s "
 			"page_size=%u layout=%s mode=%s pages=%lu written=%lu "
 			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
 			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
-			"drain=%s eff_mhz=%llu node=%d\n",
-			s->name, l->size, l->name, memmap_mode_name(order),
-			m.nr_initialised, written, bytes, r.runs, r.first_ns,
-			r.median_ns, r.min_ns, r.max_ns, r.mean_ns,
-			r.stddev_ns, bench_fixed(r.median_ns, m.nr_initialised, 3),
-			bench_gbps(bytes, r.median_ns),
-			limit_ns ? bench_fixed(limit_ns, r.median_ns, 3) : "0",
-			limit_idx >= 0 ? limit_fills[limit_idx].name : "none",
-			run_options.drain ? "on" : "off", r.eff_mhz,
-			plat_numa_node_of(buf));
+			"drain=%s eff_mhz=%llu node=%d limit_ns=%llu "
+			"beats_limit=%d",
+			contenders[i].name, l->size, l->name,
+			memmap_mode_name(order), m.nr_initialised, written,
+			bytes, r->runs, r->first_ns, r->median_ns, r->min_ns,
+			r->max_ns, r->mean_ns, r->stddev_ns,
+			bench_fixed(r->median_ns, m.nr_initialised, 3),
+			bench_gbps(bytes, r->median_ns),
+			limit_ns ? bench_fixed(limit_ns, r->median_ns, 3) : "0",
+			best >= 0 ? contenders[best].name : "none",
+			run_options.drain ? "on" : "off", r->eff_mhz,
+			plat_numa_node_of(buf), limit_ns,
+			limit_ns && r->median_ns < limit_ns);
+		bench_print_samples(r);
 		if (table_rows < TABLE_MAX)
 			table[table_rows++] = (struct table_row){
-				.strategy = s->name,
+				.strategy = contenders[i].name,
 				.page_size = l->size,
 				.order = order,
-				.median_ns = r.median_ns,
+				.median_ns = r->median_ns,
 				.pages = m.nr_initialised,
 				.limit_ns = limit_ns,
+				.limit = best >= 0 ? contenders[best].name : "-",
 				.slow_ns = slow_ns,
 			};
 	}
 	memmap_destroy(&m);
+	return done;
 }
 
 static void bench_memmap_all(struct kunit *test)
@@ -329,7 +566,7 @@ static void bench_memmap_all(struct kunit *test)
 	u64 ns = bench_fit_namespace(test, max_size);
 	size_t buf_bytes = ns / 4096 * max_size;
 	void *buf = plat_alloc_aligned(buf_bytes, BUF_ALIGN);
-	int limit_idx = widest_limit();
+	u64 seed = bench_seed();
 
 	if (!buf)
 		kunit_skip(test, "cannot allocate %zu MiB", buf_bytes >> 20);
@@ -337,10 +574,11 @@ static void bench_memmap_all(struct kunit *test)
 	table_rows = 0;
 	kunit_info(test, "namespace %llu MiB (%llu pfns), runs=%u, drain=%s; "
 			 "bytes counted = bytes written to the destination; "
-			 "limit = %s over the same bytes",
+			 "limit = the fastest fill of the same bytes; %u "
+			 "rounds, each in a shuffled order, seed=%llu",
 		   ns >> 20, ns / 4096, run_options.runs,
 		   run_options.drain ? "on" : "off (research mode)",
-		   limit_idx >= 0 ? limit_fills[limit_idx].name : "none");
+		   run_options.runs, seed);
 	for (u32 li = 0; li < run_options.nr_layouts; li++) {
 		const struct page_layout *l =
 			page_layout_for_size(run_options.layouts[li]);
@@ -359,12 +597,72 @@ static void bench_memmap_all(struct kunit *test)
 				continue;
 			}
 			bench_one_config(test, l, order, ns, buf, buf_bytes,
-					 limit_idx);
+					 seed, NULL, 0, false);
 		}
 	}
 	print_table();
 	plat_free(buf, buf_bytes);
 }
+
+#ifdef NTB_HOST_TESTS
+/*
+ * The checks of every run catch a strategy that goes wrong in one run
+ * after the first (the cold run is checked in full anyway): the case
+ * expects to fail, so it runs inside a child kunit context.
+ */
+static void bench_memmap_catches_bad_run(struct kunit *test)
+{
+	const struct page_layout *l = page_layout_for_size(64);
+	u64 ns = 64ull << 20;
+	size_t bytes = ns / 4096 * 64;
+	void *buf = plat_alloc_aligned(bytes, BUF_ALIGN);
+	u32 saved_runs = run_options.runs;
+	struct kunit inner;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	init_template();
+	run_options.runs = 5;
+	for (u32 bad = 0; bad < 8; bad++) {
+		u32 bad_run = 2 + bad / 2;
+		unsigned int done;
+		char want[32];
+
+		inner = (struct kunit){ .name = "inner", .quiet = true };
+		done = bench_one_config(&inner, l, 0, ns, buf, bytes, 7,
+					"tmpl_memcpy", bad_run, bad % 2);
+		ntb_snprintf(want, sizeof(want), "run %u of tmpl_memcpy ",
+			     bad_run);
+		if (inner.status != KUNIT_FAILURE ||
+		    strncmp(inner.status_comment, want, strlen(want)))
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "run %u of tmpl_memcpy %s; the checks "
+				      "said \"%s\"", bad_run,
+				      bad % 2 ? "wrote nothing" :
+						"wrote a wrong memmap",
+				      inner.status_comment);
+		/* The others are still measured and reported. */
+		KUNIT_EXPECT_GT(test, done, 0);
+	}
+	/* And no false alarm when nothing goes wrong. */
+	inner = (struct kunit){ .name = "inner", .quiet = true };
+	KUNIT_EXPECT_GT(test, bench_one_config(&inner, l, 0, ns, buf, bytes,
+					       7, NULL, 0, false),
+			0);
+	KUNIT_EXPECT_STREQ(test, inner.status_comment, "");
+	KUNIT_EXPECT_TRUE(test, inner.status != KUNIT_FAILURE);
+	/* The limit is the fill with the lowest median, of any kind. */
+	KUNIT_ASSERT_GE(test, last_best, 0);
+	KUNIT_EXPECT_TRUE(test, contenders[last_best].fill != NULL);
+	for (u32 i = 0; i < last_n; i++)
+		if (contenders[i].fill)
+			KUNIT_EXPECT_LE(test,
+					entries[last_best].res.median_ns,
+					entries[i].res.median_ns);
+	run_options.runs = saved_runs;
+	table_rows = 0;
+	plat_free(buf, bytes);
+}
+#endif
 
 static void bench_suite_start(void)
 {
@@ -382,6 +680,9 @@ static const struct kunit_case bench_limit_cases[] = {
 };
 
 static const struct kunit_case bench_memmap_cases[] = {
+#ifdef NTB_HOST_TESTS
+	KUNIT_CASE(bench_memmap_catches_bad_run),
+#endif
 	KUNIT_CASE(bench_memmap_all),
 };
 

@@ -23,10 +23,13 @@
  * drain=off (research) one SFENCE ends each run instead. Bytes counted =
  * bytes written to the destination.
  *
- * The source ring holds a different non-zero pattern in each of its
- * chunk-sized slots, and the destination is poisoned before each method,
- * so the check after the timed runs sees a missed, doubled or misplaced
- * chunk and a write past the end.
+ * The methods of one chunk size run interleaved (docs/benchmarks.md):
+ * rounds in a shuffled order, continuing one walk. The source ring holds
+ * a different non-zero pattern in each of its chunk-sized slots; each
+ * cold run writes into poison and is checked in full, each later run on
+ * a random sample of its chunks poisoned just before it, and the chunk
+ * after every run must still be poison: a missed, doubled or misplaced
+ * chunk or a write past the end fails the case, naming the run.
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/clean_cache.h"
@@ -36,6 +39,7 @@
 #include "lib/bench.h"
 #include "lib/glob.h"
 #include "lib/kunit.h"
+#include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
@@ -156,13 +160,6 @@ static void walk_nocache(void *arg)
 	memcpy_nt_drain();
 }
 
-static void nc_between(void *arg)
-{
-	struct nc_job *j = arg;
-
-	bench_progress(SUITE " %s chunk=%zu", j->m->name, j->chunk);
-}
-
 /* A word of slot @slot of the source for chunk size @chunk: never zero. */
 static u64 src_word(size_t chunk, size_t slot, size_t word)
 {
@@ -181,40 +178,53 @@ static void fill_source(size_t chunk)
 			w[slot * words + i] = src_word(chunk, slot, i);
 }
 
+/* The bytes of destination offset @off if the walk wrote it. */
+static u64 expected_word(const struct nc_job *j, size_t off)
+{
+	size_t k = off / j->chunk, words = j->chunk / 8;
+	const u64 *s = (const u64 *)nc.src + (k % j->slots) * words;
+
+	return s[(off % j->chunk) / 8];
+}
+
 /*
- * After the runs of one method: [0, @written) holds chunk k = slot
- * k % slots everywhere, and the chunk after it (if any) is still poison.
- * Word compares: the image's memcmp() goes a byte at a time.
+ * Chunk @k of the destination holds what the walk puts there. Word
+ * compares: the image's memcmp() goes a byte at a time.
  */
-static bool nc_verify(struct kunit *test, const struct nc_job *j,
-		      size_t written)
+static bool chunk_ok(struct kunit *test, const struct nc_job *j, u32 run,
+		     size_t k)
 {
 	const u64 *d = (const u64 *)nc.dst;
 	size_t words = j->chunk / 8;
-	size_t guard_end = min(written + j->chunk, nc.dst_bytes);
 
-	for (size_t k = 0; k < written / j->chunk; k++) {
-		const u64 *s = (const u64 *)nc.src + (k % j->slots) * words;
+	for (size_t i = 0; i < words; i++) {
+		size_t off = k * j->chunk + i * 8;
+		u64 want = expected_word(j, off);
 
-		for (size_t i = 0; i < words; i++) {
-			if (d[k * words + i] == s[i])
-				continue;
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "%s chunk=%zu: destination byte %zu "
-				      "(chunk %zu) is 0x%llx, expected 0x%llx",
-				      j->m->name, j->chunk,
-				      (k * words + i) * 8, k,
-				      d[k * words + i], s[i]);
-			return false;
-		}
+		if (d[off / 8] == want)
+			continue;
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "run %u of %s chunk=%zu: destination byte %zu "
+			      "(chunk %zu) is 0x%llx, expected 0x%llx",
+			      run + 1, j->m->name, j->chunk, off, k,
+			      d[off / 8], want);
+		return false;
 	}
-	for (size_t off = written; off < guard_end; off += 8) {
+	return true;
+}
+
+static bool chunk_poisoned(struct kunit *test, const struct nc_job *j,
+			   u32 run, size_t k)
+{
+	const u64 *d = (const u64 *)nc.dst;
+
+	for (size_t off = k * j->chunk; off < (k + 1) * j->chunk; off += 8) {
 		if (d[off / 8] == (u64)POISON * 0x0101010101010101ull)
 			continue;
 		kunit_fail_at(test, __FILE__, __LINE__,
-			      "%s chunk=%zu: wrote byte %zu, past the %zu "
-			      "bytes of its runs",
-			      j->m->name, j->chunk, off, written);
+			      "run %u of %s chunk=%zu: wrote byte %zu, past "
+			      "the %zu bytes of its run",
+			      run + 1, j->m->name, j->chunk, off, nc.run_bytes);
 		return false;
 	}
 	return true;
@@ -244,49 +254,109 @@ static const struct nc_method *reference_method(void)
 }
 
 /*
- * Time one method at one chunk size. Returns false (the test failed)
- * when the destination is wrong afterwards.
+ * The methods of one chunk size share one walk through the destination:
+ * what a run writes depends only on where, so any method may continue
+ * where the one before stopped, and the rounds can mix them.
  */
-static bool measure_method(struct kunit *test, const struct nc_method *m,
-			   size_t chunk, struct bench_result *r)
-{
-	struct nc_job j = { .m = m, .chunk = chunk,
-			    .slots = SRC_BYTES / chunk };
-	void (*walk)(void *) = m->kind == COPY_CACHED ? walk_cached :
-			       m->kind == COPY_CLEAN  ? walk_clean :
-							walk_nocache;
-	enum clean_cache_method old = CLEAN_CACHE_AUTO;
-	u64 total = (u64)nc.run_bytes * nc.runs;
-	size_t written = total < nc.dst_bytes ? (size_t)total : nc.dst_bytes;
-	size_t poison_end = min(written + chunk, nc.dst_bytes);
-	bool ok;
+static struct {
+	struct kunit *test;
+	size_t pos;			/* where the next run starts */
+	size_t sample[256];		/* chunks poisoned before this run */
+	unsigned int nr_sample;
+	u64 seed;
+} walk;
 
-	/* Poison what the runs write and the chunk after: also faults it in. */
-	memset(nc.dst, POISON, poison_end);
-	if (m->kind == COPY_CLEAN && !clean_cache_use_method(m->clean, &old)) {
-		kunit_fail_at(test, __FILE__, __LINE__, "cannot force %s",
-			      clean_cache_method_name(m->clean));
+struct nc_contender {
+	struct nc_job j;
+	u32 index;
+	enum clean_cache_method old;
+};
+
+/* The chunk after a run: still poison afterwards, or the run overran. */
+static size_t guard_chunk(const struct nc_job *j)
+{
+	return ((walk.pos + nc.run_bytes) % nc.dst_bytes) / j->chunk;
+}
+
+static void nc_before(void *arg, u32 run)
+{
+	struct nc_contender *c = arg;
+	struct nc_job *j = &c->j;
+	size_t first = walk.pos / j->chunk, n = nc.run_bytes / j->chunk;
+	/* At most 1 MiB of the run's chunks, at most 256 of them. */
+	unsigned int want = (unsigned int)min(min((size_t)SZ_1M / j->chunk,
+						  (size_t)ARRAY_SIZE(walk.sample)),
+					      n);
+	u64 st = walk.seed ^ ((u64)run << 32) ^ ((u64)c->index << 48);
+
+	j->pos = walk.pos;
+	j->slot = first % j->slots;
+	if (!run) {
+		/* The cold run: into poison, checked in full. */
+		memset(nc.dst + walk.pos, POISON, nc.run_bytes);
+		walk.nr_sample = 0;
+	} else {
+		walk.sample[0] = first + n - 1;		/* the last chunk */
+		for (unsigned int i = 1; i < want; i++)
+			walk.sample[i] = first + prandom_u64(&st) % n;
+		walk.nr_sample = want;
+		for (unsigned int i = 0; i < want; i++)
+			memset(nc.dst + walk.sample[i] * j->chunk, POISON,
+			       j->chunk);
+	}
+	memset(nc.dst + guard_chunk(j) * j->chunk, POISON, j->chunk);
+	if (j->m->kind == COPY_CLEAN &&
+	    !clean_cache_use_method(j->m->clean, &c->old))
+		kunit_fail_at(walk.test, __FILE__, __LINE__, "cannot force %s",
+			      clean_cache_method_name(j->m->clean));
+}
+
+static bool nc_after(void *arg, u32 run)
+{
+	struct nc_contender *c = arg;
+	struct nc_job *j = &c->j;
+	size_t first = walk.pos / j->chunk, n = nc.run_bytes / j->chunk;
+	bool ok = true;
+
+	if (j->m->kind == COPY_CLEAN)
+		clean_cache_use_method(c->old, NULL);
+	if (j->pos != (walk.pos + nc.run_bytes) % nc.dst_bytes) {
+		kunit_fail_at(walk.test, __FILE__, __LINE__,
+			      "run %u of %s chunk=%zu ended at byte %zu, not "
+			      "%zu", run + 1, j->m->name, j->chunk, j->pos,
+			      (walk.pos + nc.run_bytes) % nc.dst_bytes);
 		return false;
 	}
-	bench_measure(r, nc.runs, walk, &j, nc_between);
-	if (m->kind == COPY_CLEAN)
-		clean_cache_use_method(old, NULL);
-	ok = nc_verify(test, &j, written);
+	if (!run) {
+		for (size_t k = first; ok && k < first + n; k++)
+			ok = chunk_ok(walk.test, j, run, k);
+	} else {
+		for (unsigned int i = 0; ok && i < walk.nr_sample; i++)
+			ok = chunk_ok(walk.test, j, run, walk.sample[i]);
+	}
+	ok = ok && chunk_poisoned(walk.test, j, run, guard_chunk(j));
+	walk.pos = j->pos;
 	return ok;
 }
 
 static void bench_chunk(struct kunit *test, size_t chunk)
 {
+	static struct nc_contender con[NR_METHODS];
+	static struct bench_entry e[NR_METHODS];
 	const struct nc_method *ref = reference_method();
-	struct bench_result res[NR_METHODS];
-	bool done[NR_METHODS] = { false };
 	u64 ref_ns = 0;
 	char why[64];
-	bool any = false;
+	u32 n = 0;
 
 	fill_source(chunk);
+	walk.test = test;
+	walk.pos = 0;
+	walk.seed = bench_seed();
 	for (unsigned int i = 0; i < NR_METHODS; i++) {
 		const struct nc_method *m = &nc_methods[i];
+		void (*fn)(void *) = m->kind == COPY_CACHED ? walk_cached :
+				     m->kind == COPY_CLEAN  ? walk_clean :
+							      walk_nocache;
 
 		if (!glob_list_match(run_options.strategy, m->name))
 			continue;
@@ -294,32 +364,45 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 			kunit_info(test, "%s skipped: %s", m->name, why);
 			continue;
 		}
-		any = true;
-		bench_progress(SUITE " %s chunk=%zu", m->name, chunk);
-		done[i] = measure_method(test, m, chunk, &res[i]);
-		if (done[i] && m == ref)
-			ref_ns = res[i].median_ns;
+		con[n] = (struct nc_contender){
+			.j = { .m = m, .chunk = chunk,
+			       .slots = SRC_BYTES / chunk },
+			.index = n,
+		};
+		e[n] = (struct bench_entry){ .name = m->name, .body = fn,
+					     .arg = &con[n],
+					     .before = nc_before,
+					     .after = nc_after };
+		n++;
 	}
-	if (!any)
+	if (!n)
 		kunit_skip(test, "strategy=%s selects no method (%s, %s, %s, "
 				 "%s, %s)",
 			   run_options.strategy, nc_methods[0].name,
 			   nc_methods[1].name, nc_methods[2].name,
 			   nc_methods[3].name, nc_methods[4].name);
 
-	/* Only verified results become numbers. */
-	for (unsigned int i = 0; i < NR_METHODS; i++) {
-		const struct bench_result *r = &res[i];
+	kunit_info(test, "%u rounds, each in a shuffled order, seed=%llu",
+		   nc.runs, walk.seed);
+	if (bench_interleave(e, n, nc.runs, walk.seed, SUITE))
+		return;
+	for (u32 i = 0; i < n; i++)
+		if (con[i].j.m == ref && !e[i].failed)
+			ref_ns = e[i].res.median_ns;
 
-		if (!done[i])
+	/* Only verified results become numbers. */
+	for (u32 i = 0; i < n; i++) {
+		const struct bench_result *r = &e[i].res;
+
+		if (e[i].failed)
 			continue;
 		kunit_diag("# metric suite=" SUITE " method=%s chunk=%zu "
 			   "bytes=%zu dest_bytes=%zu runs=%u first_ns=%llu "
 			   "median_ns=%llu min_ns=%llu max_ns=%llu "
 			   "mean_ns=%llu stddev_ns=%llu mbps=%s gbps=%s "
 			   "speedup_vs_copy_clean=%s copy_clean=%s drain=%s "
-			   "eff_mhz=%llu node=%d\n",
-			   nc_methods[i].name, chunk, nc.run_bytes,
+			   "eff_mhz=%llu node=%d",
+			   con[i].j.m->name, chunk, nc.run_bytes,
 			   nc.dst_bytes, r->runs, r->first_ns, r->median_ns,
 			   r->min_ns, r->max_ns, r->mean_ns, r->stddev_ns,
 			   bench_fixed((u64)nc.run_bytes * 1000,
@@ -331,18 +414,23 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 			   ref ? ref->name : "none",
 			   nc.drain_each ? "each_chunk" : "each_run",
 			   r->eff_mhz, plat_numa_node_of(nc.dst));
+		bench_print_samples(r);
 	}
 	/* The posting's comparison, at the page-sized chunk it copied. */
-	if (chunk == 4096 && ref_ns && done[NR_METHODS - 1])
-		kunit_info(test, "seed 004 (splice to DAX, xfs): 641 MB/s -> "
-				 "2134 MB/s (3.33x); here %s %s MB/s -> "
+	for (u32 i = 0; i < n; i++) {
+		u64 nc_ns = e[i].res.median_ns;
+
+		if (chunk != 4096 || !ref_ns || e[i].failed ||
+		    con[i].j.m->kind != COPY_NOCACHE)
+			continue;
+		kunit_info(test, "the posting (splice to DAX, xfs): 641 MB/s "
+				 "-> 2134 MB/s (3.33x); here %s %s MB/s -> "
 				 "nocache %s MB/s (%sx)",
 			   ref->name,
 			   bench_fixed((u64)nc.run_bytes * 1000, ref_ns, 0),
-			   bench_fixed((u64)nc.run_bytes * 1000,
-				       res[NR_METHODS - 1].median_ns ?: 1, 0),
-			   bench_fixed(ref_ns,
-				       res[NR_METHODS - 1].median_ns ?: 1, 2));
+			   bench_fixed((u64)nc.run_bytes * 1000, nc_ns ?: 1, 0),
+			   bench_fixed(ref_ns, nc_ns ?: 1, 2));
+	}
 }
 
 #define DEFINE_CHUNK_CASE(sz)                                                 \

@@ -212,7 +212,10 @@ struct pl_case {
 	unsigned int nr_rows;
 };
 
-/* One metric line and one row of the summary. */
+/*
+ * One metric line and one row of the summary; samples_ns= are the runs
+ * 2..N behind after_ns (@after must be the last measurement).
+ */
 static void report(struct pl_case *c, const char *strategy,
 		   const struct bench_result *after)
 {
@@ -222,12 +225,13 @@ static void report(struct pl_case *c, const char *strategy,
 	kunit_diag("# metric suite=" SUITE " strategy=%s buffer=%s "
 		   "buffer_bytes=%zu page_size=%u mode=%s memmap_bytes=%zu "
 		   "runs=%u warm_ns=%llu after_ns=%llu cold_ns=%llu "
-		   "after_first_ns=%llu evicted_pct=%s node=%d\n",
+		   "after_first_ns=%llu evicted_pct=%s node=%d",
 		   strategy, c->b.name, c->b.bytes, pl.m.layout->size,
 		   memmap_mode_name(pl.m.cfg.order), pl.m.bytes, after->runs,
 		   c->warm.median_ns, after->median_ns, c->cold.median_ns,
 		   after->first_ns, permille_str(pm),
 		   plat_numa_node_of(c->b.p));
+	bench_print_samples(after);
 	if (c->nr_rows < ARRAY_SIZE(c->rows))
 		c->rows[c->nr_rows++] =
 			(struct pl_row){ strategy, after->median_ns, pm };

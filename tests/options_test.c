@@ -51,7 +51,7 @@ static void options_good_words(struct kunit *test)
 			parse(&o, "suite=memcpy*,memmap* runs=5 namespace=1G "
 				  "layout=80,96 mode=devdax1g drain=off "
 				  "on_finish=halt smp=4 litmus.iters=0x100 "
-				  "runs_id=lab-7.a strategy=tmpl_*",
+				  "runs_id=lab-7.a strategy=tmpl_* seed=0x2a",
 			      &e),
 			0);
 	KUNIT_EXPECT_STREQ(test, o.suite, "memcpy*,memmap*");
@@ -67,6 +67,7 @@ static void options_good_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.litmus_iters, 256);
 	KUNIT_EXPECT_STREQ(test, o.runs_id, "lab-7.a");
 	KUNIT_EXPECT_STREQ(test, o.strategy, "tmpl_*");
+	KUNIT_EXPECT_EQ(test, o.seed, 42);
 }
 
 static void options_later_wins_and_comments(struct kunit *test)
@@ -135,6 +136,7 @@ static const struct bad_case bad_cases[] = {
 	{ "runs_id=has/slash", "only letters" },
 	{ "RUNS=3", "unknown key 'RUNS'" },
 	{ "litmus.iters=0", "from 1 to" },
+	{ "seed=0", "from 1 to" },
 	{ "watchdog=soon", "off or seconds" },
 	{ "watchdog=0", "off or seconds" },
 	{ "smp.extra_apic_ids=x", "APIC IDs" },

@@ -94,6 +94,14 @@ void memcpy_rep_movsb(void *dst, const void *src, size_t n)
 		     : "memory");
 }
 
+void memset_rep_stosb(void *dst, u8 byte, size_t n)
+{
+	asm volatile("rep stosb"
+		     : "+D"(dst), "+c"(n)
+		     : "a"(byte)
+		     : "memory");
+}
+
 void memcpy_movdir64b(void *dst, const void *src, size_t n)
 {
 	uptr d = (uptr)dst, s = (uptr)src;

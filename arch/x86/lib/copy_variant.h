@@ -156,6 +156,8 @@ static inline size_t copy_variant_src_align(const struct copy_variant *v)
 
 /* Cached copy with one "rep movsb". */
 void memcpy_rep_movsb(void *dst, const void *src, size_t n);
+/* Fill with one "rep stosb" (fast strings: the kernel's memset()). */
+void memset_rep_stosb(void *dst, u8 byte, size_t n);
 /*
  * MOVDIR64B copy: @dst 64-byte aligned, @n a multiple of 64 (a smaller
  * remainder is not copied). Needs X86_FEATURE_MOVDIR64B.
