@@ -29,10 +29,17 @@ void plat_free(void *p, size_t size);
 u64 plat_mem_available(void);
 
 /*
- * The APERF and MPERF counters of the calling CPU (their ratio is the
- * effective frequency over the TSC's). 0, or -1 when not readable.
+ * The effective-frequency clock of the calling CPU: @cycles it ran at its
+ * actual frequency and the @ns of reference time they took, both counted
+ * only while it ran. Over an interval, cycles per ns is the effective
+ * frequency: APERF over MPERF (which ticks at the TSC's rate) on bare
+ * metal; on Linux a perf_event cycles counter of the calling thread over
+ * its running time, else APERF/MPERF through the msr device. 0, or -1
+ * where nothing measures it: then no effective frequency is reported.
+ * @how (may be NULL) names the source ("aperf_mperf", "perf_cycles",
+ * "perf_cycles_user", "msr").
  */
-int plat_read_aperf_mperf(u64 *aperf, u64 *mperf);
+int plat_read_active_clock(u64 *cycles, u64 *ns, const char **how);
 
 /*
  * A sign of life for the hang watchdog: the runner calls it at every case,

@@ -109,11 +109,11 @@ static u64 measure_limit(struct kunit *test, const char *name,
 		kunit_diag("# metric suite=bench_limit strategy=%s variant=%s%s "
 			   "bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
 			   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-			   "gbps=%s eff_mhz=%llu node=%d\n",
+			   "gbps=%s %snode=%d\n",
 			   name, variant, context, bytes, r.runs, r.first_ns,
 			   r.median_ns, r.min_ns, r.max_ns, r.mean_ns,
 			   r.stddev_ns, bench_gbps(bytes, r.median_ns),
-			   r.eff_mhz, plat_numa_node_of(buf));
+			   bench_eff_mhz_key(&r), plat_numa_node_of(buf));
 	return r.median_ns;
 }
 
@@ -298,7 +298,7 @@ static void bench_one_config(struct kunit *test, const struct page_layout *l,
 			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
 			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
-			"drain=%s eff_mhz=%llu node=%d\n",
+			"drain=%s %snode=%d\n",
 			s->name, l->size, l->name, memmap_mode_name(order),
 			m.nr_initialised, written, bytes, r.runs, r.first_ns,
 			r.median_ns, r.min_ns, r.max_ns, r.mean_ns,
@@ -306,7 +306,8 @@ static void bench_one_config(struct kunit *test, const struct page_layout *l,
 			bench_gbps(bytes, r.median_ns),
 			limit_ns ? bench_fixed(limit_ns, r.median_ns, 3) : "0",
 			limit_idx >= 0 ? limit_fills[limit_idx].name : "none",
-			run_options.drain ? "on" : "off", r.eff_mhz,
+			run_options.drain ? "on" : "off",
+			bench_eff_mhz_key(&r),
 			plat_numa_node_of(buf));
 		if (table_rows < TABLE_MAX)
 			table[table_rows++] = (struct table_row){
