@@ -16,11 +16,20 @@ void plat_console_write(const char *s, size_t len);
 u64 plat_tsc_khz(void);
 
 /*
- * Measure the TSC frequency again against an independent clock (HPET or
- * PM timer in the image, CLOCK_MONOTONIC on the host) over @window_ms.
- * Returns kHz (0 if no reference clock) and names the clock in @ref.
+ * Measure the TSC frequency again against another hardware clock than the
+ * one it was calibrated with (HPET or PM timer in the image) over
+ * @window_ms. Returns kHz, and names the clock in @ref; 0 where there is
+ * no such clock (then @ref says why).
  */
 u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref);
+
+/*
+ * The operating system's clock that does not follow NTP
+ * (CLOCK_MONOTONIC_RAW on Linux), in ns: a reference the TSC in use is
+ * compared with. 0, or -1 with the reason in @why where there is none
+ * (bare metal).
+ */
+int plat_os_clock_ns(u64 *ns, const char **why);
 
 /* Memory for test and benchmark buffers; NULL when there is not enough. */
 void *plat_alloc_aligned(size_t size, size_t align);
