@@ -29,72 +29,84 @@ struct byte_name {
 
 /* The first 64 bytes, by what the struct page is. */
 static const struct byte_name head_names[] = {
-	{0, 8, "flags"},      {8, 8, "pgmap"},	    {16, 8, "zone_device_data"},
-	{24, 8, "mapping"},   {32, 8, "index"},	    {40, 8, "private"},
-	{48, 4, "_mapcount"}, {52, 4, "_refcount"}, {56, 8, "memcg_data"},
+	{ 0, 8, "flags" },
+	{ 8, 8, "pgmap" },
+	{ 16, 8, "zone_device_data" },
+	{ 24, 8, "mapping" },
+	{ 32, 8, "index" },
+	{ 40, 8, "private" },
+	{ 48, 4, "_mapcount" },
+	{ 52, 4, "_refcount" },
+	{ 56, 8, "memcg_data" },
 };
 
 static const struct byte_name tail_names[] = {
-	{0, 8, "flags"},
-	{8, 8, "compound_head"},
-	{16, 8, "zone_device_data"},
-	{24, 8, "mapping"},
-	{32, 8, "index"},
-	{40, 8, "private"},
-	{48, 4, "_mapcount"},
-	{52, 4, "_refcount"},
-	{56, 8, "memcg_data"},
+	{ 0, 8, "flags" },
+	{ 8, 8, "compound_head" },
+	{ 16, 8, "zone_device_data" },
+	{ 24, 8, "mapping" },
+	{ 32, 8, "index" },
+	{ 40, 8, "private" },
+	{ 48, 4, "_mapcount" },
+	{ 52, 4, "_refcount" },
+	{ 56, 8, "memcg_data" },
 };
 
 static const struct byte_name tail1_names[] = {
-	{0, 8, "_flags_1"},
-	{8, 8, "compound_head"},
-	{16, 4, "_large_mapcount"},
-	{20, 4, "_nr_pages_mapped"},
-	{24, 4, "_entire_mapcount"},
-	{28, 4, "_pincount"},
-	{32, 4, "_mm_id_mapcount[0]"},
-	{36, 4, "_mm_id_mapcount[1]"},
-	{40, 8, "_mm_ids"},
-	{48, 4, "_mapcount"},
-	{52, 4, "_refcount"},
-	{56, 4, "_nr_pages"},
-	{60, 4, "memcg_data"},
+	{ 0, 8, "_flags_1" },
+	{ 8, 8, "compound_head" },
+	{ 16, 4, "_large_mapcount" },
+	{ 20, 4, "_nr_pages_mapped" },
+	{ 24, 4, "_entire_mapcount" },
+	{ 28, 4, "_pincount" },
+	{ 32, 4, "_mm_id_mapcount[0]" },
+	{ 36, 4, "_mm_id_mapcount[1]" },
+	{ 40, 8, "_mm_ids" },
+	{ 48, 4, "_mapcount" },
+	{ 52, 4, "_refcount" },
+	{ 56, 4, "_nr_pages" },
+	{ 60, 4, "memcg_data" },
 };
 
 static const struct byte_name tail2_names[] = {
-	{0, 8, "flags"},
-	{8, 8, "compound_head"},
-	{16, 8, "_deferred_list.next"},
-	{24, 8, "_deferred_list.prev"},
-	{32, 8, "index"},
-	{40, 8, "private"},
-	{48, 4, "_mapcount"},
-	{52, 4, "_refcount"},
-	{56, 8, "memcg_data"},
+	{ 0, 8, "flags" },
+	{ 8, 8, "compound_head" },
+	{ 16, 8, "_deferred_list.next" },
+	{ 24, 8, "_deferred_list.prev" },
+	{ 32, 8, "index" },
+	{ 40, 8, "private" },
+	{ 48, 4, "_mapcount" },
+	{ 52, 4, "_refcount" },
+	{ 56, 8, "memcg_data" },
 };
 
 /* A struct page nothing writes is named by the plain struct page. */
 static const struct byte_name untouched_names[] = {
-	{0, 8, "flags"},      {8, 8, "lru.next"},   {16, 8, "lru.prev"},
-	{24, 8, "mapping"},   {32, 8, "index"},	    {40, 8, "private"},
-	{48, 4, "_mapcount"}, {52, 4, "_refcount"}, {56, 8, "memcg_data"},
+	{ 0, 8, "flags" },
+	{ 8, 8, "lru.next" },
+	{ 16, 8, "lru.prev" },
+	{ 24, 8, "mapping" },
+	{ 32, 8, "index" },
+	{ 40, 8, "private" },
+	{ 48, 4, "_mapcount" },
+	{ 52, 4, "_refcount" },
+	{ 56, 8, "memcg_data" },
 };
 
 /* What each layout appends after byte 64; the rest is padding. */
 static const struct byte_name kmsan_names[] = {
-	{64, 8, "kmsan_shadow"},
-	{72, 8, "kmsan_origin"},
+	{ 64, 8, "kmsan_shadow" },
+	{ 72, 8, "kmsan_origin" },
 };
 
 static const struct byte_name cpupid_names[] = {
-	{64, 4, "_last_cpupid"},
+	{ 64, 4, "_last_cpupid" },
 };
 
 static const struct byte_name both_names[] = {
-	{64, 4, "_last_cpupid"},
-	{72, 8, "kmsan_shadow"},
-	{80, 8, "kmsan_origin"},
+	{ 64, 4, "_last_cpupid" },
+	{ 72, 8, "kmsan_shadow" },
+	{ 80, 8, "kmsan_origin" },
 };
 
 struct expected_field {
@@ -141,13 +153,14 @@ static void expected_field(const struct page_layout *l, enum sweep_kind k,
 		const struct byte_name *t;
 		size_t n;
 	} first64[] = {
-		[SWEEP_HEAD] = {head_names, ARRAY_SIZE(head_names)},
-		[SWEEP_TAIL1] = {tail1_names, ARRAY_SIZE(tail1_names)},
-		[SWEEP_TAIL2] = {tail2_names, ARRAY_SIZE(tail2_names)},
-		[SWEEP_TAIL] = {tail_names, ARRAY_SIZE(tail_names)},
-		[SWEEP_SKIPPED] = {untouched_names,
-				   ARRAY_SIZE(untouched_names)},
-		[SWEEP_SHARED] = {untouched_names, ARRAY_SIZE(untouched_names)},
+		[SWEEP_HEAD] = { head_names, ARRAY_SIZE(head_names) },
+		[SWEEP_TAIL1] = { tail1_names, ARRAY_SIZE(tail1_names) },
+		[SWEEP_TAIL2] = { tail2_names, ARRAY_SIZE(tail2_names) },
+		[SWEEP_TAIL] = { tail_names, ARRAY_SIZE(tail_names) },
+		[SWEEP_SKIPPED] = { untouched_names,
+				    ARRAY_SIZE(untouched_names) },
+		[SWEEP_SHARED] = { untouched_names,
+				   ARRAY_SIZE(untouched_names) },
 	};
 
 	if (byte < 64) {
@@ -268,7 +281,7 @@ static void sweep_namespace(struct kunit *test, enum page_layout_id lid,
 	struct memmap_config cfg;
 	struct memmap_report r;
 	struct memmap m;
-	struct sweep s = {.test = test, .m = &m};
+	struct sweep s = { .test = test, .m = &m };
 	unsigned long first, last;
 	char name[48];
 

@@ -60,7 +60,7 @@ static void tsc_agrees_with_reference(struct kunit *test)
 /* 0.2%: far above what a loaded machine's scheduling moves, far below a bug */
 #define OS_TOLERANCE_PPM 2000
 
-/* A TSC reading and the clock between two reads around it, the tightest of 8. */
+/* A TSC reading and the clock around it: the tightest of 8 pairs. */
 static int os_clock_pair(u64 *tsc, u64 *ns, const char **why)
 {
 	u64 best = ~0ull;
