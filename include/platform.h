@@ -16,11 +16,20 @@ void plat_console_write(const char *s, size_t len);
 u64 plat_tsc_khz(void);
 
 /*
- * Measure the TSC frequency again against an independent clock (HPET or
- * PM timer in the image, CLOCK_MONOTONIC on the host) over @window_ms.
- * Returns kHz (0 if no reference clock) and names the clock in @ref.
+ * Measure the TSC frequency again against another hardware clock than the
+ * one it was calibrated with (HPET or PM timer in the image) over
+ * @window_ms. Returns kHz, and names the clock in @ref; 0 where there is
+ * no such clock (then @ref says why).
  */
 u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref);
+
+/*
+ * The operating system's clock that does not follow NTP
+ * (CLOCK_MONOTONIC_RAW on Linux), in ns: a reference the TSC in use is
+ * compared with. 0, or -1 with the reason in @why where there is none
+ * (bare metal).
+ */
+int plat_os_clock_ns(u64 *ns, const char **why);
 
 /* Memory for test and benchmark buffers; NULL when there is not enough. */
 void *plat_alloc_aligned(size_t size, size_t align);
@@ -29,10 +38,17 @@ void plat_free(void *p, size_t size);
 u64 plat_mem_available(void);
 
 /*
- * The APERF and MPERF counters of the calling CPU (their ratio is the
- * effective frequency over the TSC's). 0, or -1 when not readable.
+ * The effective-frequency clock of the calling CPU: @cycles it ran at its
+ * actual frequency and the @ns of reference time they took, both counted
+ * only while it ran. Over an interval, cycles per ns is the effective
+ * frequency: APERF over MPERF (which ticks at the TSC's rate) on bare
+ * metal; on Linux a perf_event cycles counter of the calling thread over
+ * its running time, else APERF/MPERF through the msr device. 0, or -1
+ * where nothing measures it: then no effective frequency is reported.
+ * @how (may be NULL) names the source ("aperf_mperf", "perf_cycles",
+ * "perf_cycles_user", "msr").
  */
-int plat_read_aperf_mperf(u64 *aperf, u64 *mperf);
+int plat_read_active_clock(u64 *cycles, u64 *ns, const char **how);
 
 /*
  * A sign of life for the hang watchdog: the runner calls it at every case,

@@ -8,6 +8,7 @@
 #include "kernel/msr.h"
 #include "kernel/smp.h"
 #include "kernel/tsc.h"
+#include "lib/timing.h"
 
 u64 plat_tsc_khz(void)
 {
@@ -45,12 +46,22 @@ bool plat_can_catch_faults(void)
 	return true;
 }
 
-int plat_read_aperf_mperf(u64 *aperf, u64 *mperf)
+/*
+ * APERF and MPERF count only in C0; MPERF at the TSC's rate on the CPUs
+ * with an invariant TSC this image is for, so it converts to ns as the
+ * TSC does. Absent (TCG, most hypervisors): -1, and nothing is reported.
+ */
+int plat_read_active_clock(u64 *cycles, u64 *ns, const char **how)
 {
-	if (!boot_cpu_has(X86_FEATURE_APERFMPERF))
+	u64 mperf;
+
+	if (!boot_cpu_has(X86_FEATURE_APERFMPERF) || !plat_tsc_khz())
 		return -1;
-	if (rdmsr_safe(MSR_IA32_APERF, aperf) ||
-	    rdmsr_safe(MSR_IA32_MPERF, mperf))
+	if (rdmsr_safe(MSR_IA32_APERF, cycles) ||
+	    rdmsr_safe(MSR_IA32_MPERF, &mperf))
 		return -1;
+	*ns = cycles_to_ns(mperf);
+	if (how)
+		*how = "aperf_mperf";
 	return 0;
 }

@@ -159,3 +159,10 @@ u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref)
 	*ref = "none";
 	return 0;
 }
+
+int plat_os_clock_ns(u64 *ns, const char **why)
+{
+	*why = "bare metal: no operating system clock "
+	       "(the HPET and PM timer are compared instead)";
+	return -1;
+}

@@ -94,20 +94,15 @@ void bench_stats(struct bench_result *r, const u64 *samples, u32 runs)
 	r->median_ns = bench_median(sorted, n);
 }
 
-static u64 eff_mhz(u64 aperf, u64 mperf)
-{
-	return mperf ? plat_tsc_khz() / 1000 * aperf / mperf : 0;
-}
-
 int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 		  void *arg, void (*between)(void *))
 {
-	u64 aperf0 = 0, mperf0 = 0, aperf1, mperf1;
+	u64 cyc0 = 0, ns0 = 0, cyc1, ns1;
 	bool have_freq;
 
 	if (!runs || runs > BENCH_MAX_RUNS)
 		return -1;
-	have_freq = !plat_read_aperf_mperf(&aperf0, &mperf0);
+	have_freq = !plat_read_active_clock(&cyc0, &ns0, NULL);
 	for (u32 i = 0; i < runs; i++) {
 		u64 t0, t1;
 
@@ -120,9 +115,8 @@ int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
 	}
 	bench_stats(r, samples, runs);
 	r->eff_mhz = 0;
-	if (have_freq && !plat_read_aperf_mperf(&aperf1, &mperf1) &&
-	    mperf1 > mperf0)
-		r->eff_mhz = eff_mhz(aperf1 - aperf0, mperf1 - mperf0);
+	if (have_freq && !plat_read_active_clock(&cyc1, &ns1, NULL))
+		r->eff_mhz = bench_active_mhz(cyc0, ns0, cyc1, ns1);
 	return 0;
 }
 
@@ -158,7 +152,8 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 		     const char *what)
 {
 	static u64 pool[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
-	u64 aperf[BENCH_MAX_ENTRIES] = { 0 }, mperf[BENCH_MAX_ENTRIES] = { 0 };
+	/* Effective-frequency clock over each entry's timed runs only. */
+	u64 cycles[BENCH_MAX_ENTRIES] = { 0 }, clk_ns[BENCH_MAX_ENTRIES] = { 0 };
 	u32 order[BENCH_MAX_ENTRIES];
 	u64 state = seed ? seed : 1;
 
@@ -173,7 +168,7 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 		bench_shuffle(order, n, &state);
 		for (u32 k = 0; k < n; k++) {
 			struct bench_entry *x = &e[order[k]];
-			u64 a0, m0, a1, m1, t0, t1;
+			u64 c0, n0, c1, n1, t0, t1;
 			bool freq;
 
 			if (x->failed)
@@ -182,14 +177,14 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 				       x->name);
 			if (x->before)
 				x->before(x->arg, run);
-			freq = !plat_read_aperf_mperf(&a0, &m0);
+			freq = !plat_read_active_clock(&c0, &n0, NULL);
 			t0 = rdtsc_ordered();
 			x->body(x->arg);
 			t1 = rdtsc_ordered();
-			if (freq && !plat_read_aperf_mperf(&a1, &m1) &&
-			    m1 > m0) {
-				aperf[order[k]] += a1 - a0;
-				mperf[order[k]] += m1 - m0;
+			if (freq && !plat_read_active_clock(&c1, &n1, NULL) &&
+			    c1 > c0 && n1 > n0) {
+				cycles[order[k]] += c1 - c0;
+				clk_ns[order[k]] += n1 - n0;
 			}
 			pool[order[k]][run] = cycles_to_ns(t1 - t0);
 			if (x->after && !x->after(x->arg, run)) {
@@ -202,7 +197,7 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 		if (e[i].failed)
 			continue;
 		bench_stats(&e[i].res, pool[i], runs);
-		e[i].res.eff_mhz = eff_mhz(aperf[i], mperf[i]);
+		e[i].res.eff_mhz = bench_active_mhz(0, 0, cycles[i], clk_ns[i]);
 	}
 	return 0;
 }
@@ -250,6 +245,29 @@ const char *bench_fixed(u64 num, u64 den, unsigned int decimals)
 	char *buf = ring[next++ % ARRAY_SIZE(ring)];
 
 	ntb_fmt_fixed(buf, sizeof(ring[0]), num, den, decimals);
+	return buf;
+}
+
+u64 bench_active_mhz(u64 cycles0, u64 ns0, u64 cycles1, u64 ns1)
+{
+	u64 c = cycles1 - cycles0, t = ns1 - ns0;
+
+	/* A counter that did not move measured nothing. */
+	if (cycles1 <= cycles0 || ns1 <= ns0)
+		return 0;
+	/* cycles per µs; c * 1000 fits 64 bits for over 200 days at 1 GHz */
+	return (u64)((unsigned __int128)c * 1000 / t);
+}
+
+const char *bench_eff_mhz_key(const struct bench_result *r)
+{
+	static char ring[8][32];
+	static unsigned int next;
+	char *buf = ring[next++ % ARRAY_SIZE(ring)];
+
+	if (!r->eff_mhz)
+		return "";
+	ntb_snprintf(buf, sizeof(ring[0]), "eff_mhz=%llu ", r->eff_mhz);
 	return buf;
 }
 

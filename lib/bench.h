@@ -25,7 +25,10 @@ struct bench_result {
 	/* Over runs 2..N (or the first alone when runs == 1). */
 	u64 min_ns, median_ns, mean_ns, max_ns, stddev_ns;
 	u64 total_ns;
-	/* Effective MHz during the timed runs; 0 when not measurable. */
+	/*
+	 * Effective MHz during the timed runs (plat_read_active_clock());
+	 * 0 when nothing measured it: metric lines then leave the key out.
+	 */
 	u64 eff_mhz;
 	/*
 	 * Every run in run order, the first included: valid until the next
@@ -119,6 +122,15 @@ u64 bench_isqrt(u64 v);
  * small static ring of buffers so several fit in one kprintf.
  */
 const char *bench_fixed(u64 num, u64 den, unsigned int decimals);
+
+/*
+ * "eff_mhz=N " for a metric line, or "" when it was not measured: a
+ * figure nobody measured is left out, never printed as 0.
+ */
+const char *bench_eff_mhz_key(const struct bench_result *r);
+
+/* MHz from two plat_read_active_clock() readings; 0 if none between. */
+u64 bench_active_mhz(u64 cycles0, u64 ns0, u64 cycles1, u64 ns1);
 
 /* GB/s (10^9 bytes per second) for @bytes in @ns, as bench_fixed text. */
 const char *bench_gbps(u64 bytes, u64 ns);

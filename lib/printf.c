@@ -32,6 +32,8 @@ static void put_repeat(struct outbuf *o, char c, int n)
 #define F_SPACE 0x08
 #define F_ALT 0x10
 #define F_UPPER 0x20
+/* Flags that unsigned conversions ignore: they print no sign. */
+#define UNSIGNED_IGNORES (F_PLUS | F_SPACE)
 
 static void put_number(struct outbuf *o, u64 val, bool negative,
 		       unsigned int base, int flags, int width, int prec)
@@ -50,6 +52,7 @@ static void put_number(struct outbuf *o, u64 val, bool negative,
 			val /= base;
 		} while (val);
 	}
+	/* '+' and ' ' are for signed conversions only (see the callers). */
 	if (negative)
 		sign = '-';
 	else if (flags & F_PLUS)
@@ -62,6 +65,13 @@ static void put_number(struct outbuf *o, u64 val, bool negative,
 		prefix_len = 2;
 
 	zeros = prec > len ? prec - len : 0;
+	/*
+	 * '#' with 'o': the first digit is a zero, added only where neither
+	 * the precision nor the value gives one ("%#o" of 0 is "0").
+	 */
+	if ((flags & F_ALT) && base == 8 && !zeros &&
+	    !(len && tmp[len - 1] == '0'))
+		zeros = 1;
 	pad = width - (sign_len + prefix_len + zeros + len);
 	if (pad > 0 && (flags & F_ZERO) && !(flags & F_LEFT) && prec < 0) {
 		zeros += pad;
@@ -223,23 +233,24 @@ int ntb_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 			break;
 		}
 		case 'u':
-			put_number(&o, fetch_unsigned(&ap, l), false, 10, flags,
-				   width, prec);
+			put_number(&o, fetch_unsigned(&ap, l), false, 10,
+				   flags & ~UNSIGNED_IGNORES, width, prec);
 			break;
 		case 'X':
 			flags |= F_UPPER;
 			/* fall through */
 		case 'x':
-			put_number(&o, fetch_unsigned(&ap, l), false, 16, flags,
-				   width, prec);
+			put_number(&o, fetch_unsigned(&ap, l), false, 16,
+				   flags & ~UNSIGNED_IGNORES, width, prec);
 			break;
 		case 'o':
-			put_number(&o, fetch_unsigned(&ap, l), false, 8, flags,
-				   width, prec);
+			put_number(&o, fetch_unsigned(&ap, l), false, 8,
+				   flags & ~UNSIGNED_IGNORES, width, prec);
 			break;
 		case 'p':
 			put_number(&o, (uptr)va_arg(ap, void *), false, 16,
-				   flags | F_ALT, width, prec);
+				   (flags & ~UNSIGNED_IGNORES) | F_ALT, width,
+				   prec);
 			break;
 		case 's':
 			put_string(&o, va_arg(ap, const char *), flags, width,

@@ -4,6 +4,12 @@
  * characters and pointers, with flags, width and precision. No floating
  * point: the image is built without SSE in general code, so every figure
  * is printed from fixed-point integers.
+ *
+ * Conversions follow C99 (a '#' prefix counts in the width, zero padding
+ * goes after the sign and the prefix, '-' wins over '0', a precision turns
+ * '0' off, '+' and ' ' apply to signed conversions only), with one
+ * difference taken from the kernel's vsprintf: "%#x" of zero is "0x0",
+ * so that values in reports always show their base.
  */
 #ifndef NTBOOT_LIB_PRINTF_H
 #define NTBOOT_LIB_PRINTF_H

@@ -588,6 +588,7 @@ static bool check_page(const struct memmap *m, unsigned long pfn,
 		;
 	r->ok = false;
 	r->pfn = pfn;
+	r->byte = off;
 	r->role = role_name(role, idx);
 	name_field(m, role, idx, off, r);
 	if (r->offset + r->width > size)

@@ -248,7 +248,8 @@ struct memmap_report {
 	bool ok;
 	bool pageblock;		/* in the pageblock flags, not a page */
 	unsigned long pfn;
-	unsigned int offset;	/* byte of the struct page; bit for flags */
+	unsigned int byte;	/* first byte of the struct page that differs */
+	unsigned int offset;	/* where its field starts; bit for flags */
 	unsigned int width;	/* bytes compared as one value */
 	const char *field;	/* kernel name of the field */
 	const char *role;	/* "head", "tail 1", ... */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The benchmark timing core: statistics and formatting. */
+#include "include/platform.h"
 #include "lib/bench.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
@@ -253,6 +254,104 @@ static void bench_samples_line(struct kunit *test)
 			(int)strlen(" samples_ns=30,10,50,20,40,70"));
 }
 
+/*
+ * A chain of dependent register adds: each needs the one before, so no
+ * CPU retires them faster than one a cycle. @loops iterations run at
+ * least 8 * @loops cycles.
+ */
+struct add_chain {
+	u64 loops;
+	u64 sum;
+};
+
+static void add_chain_body(void *arg)
+{
+	struct add_chain *c = arg;
+	u64 x = c->sum, n = c->loops, one = 1;
+
+	asm volatile("1:\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "add %[one], %[x]\n\t"
+		     "dec %[n]\n\t"
+		     "jnz 1b"
+		     : [x] "+r"(x), [n] "+r"(n)
+		     : [one] "r"(one)
+		     : "cc");
+	c->sum = x;
+}
+
+#define CHAIN_LOOPS 500000ull	/* 4 M cycles: about 1 ms at 4 GHz */
+#define CHAIN_RUNS 7
+
+/*
+ * eff_mhz is either measured or absent. Where the platform has no
+ * effective-frequency clock (TCG, a VM without a PMU, perf forbidden)
+ * bench_measure() must leave it 0, and metric lines leave the key out.
+ * Where it has one, the figure must agree with the add chain: at least
+ * the chain's rate over all runs (it cannot run faster than one add a
+ * cycle), and not far above its rate in the fastest run (the chain is
+ * about 8 cycles an iteration, so that rate is close to the clock).
+ */
+static void bench_eff_mhz_measured_or_absent(struct kunit *test)
+{
+	struct add_chain c = { .loops = CHAIN_LOOPS };
+	const char *how = "none";
+	struct bench_result r;
+	u64 cyc, ns, lower, best;
+	bool have = !plat_read_active_clock(&cyc, &ns, &how);
+
+	KUNIT_ASSERT_EQ(test, bench_measure(&r, CHAIN_RUNS, add_chain_body, &c,
+					    NULL),
+			0);
+	KUNIT_EXPECT_EQ(test, c.sum, 8 * CHAIN_LOOPS * CHAIN_RUNS);
+	if (!have) {
+		KUNIT_EXPECT_EQ(test, r.eff_mhz, 0);
+		KUNIT_EXPECT_STREQ(test, bench_eff_mhz_key(&r), "");
+		kunit_info(test, "no effective-frequency clock on this %s: "
+				 "eff_mhz left out of metric lines",
+			   plat_name());
+		return;
+	}
+	KUNIT_ASSERT_GT(test, r.total_ns, 0);
+	KUNIT_ASSERT_GT(test, r.min_ns, 0);
+	/* MHz = cycles per µs */
+	lower = 8 * CHAIN_LOOPS * CHAIN_RUNS * 1000 / r.total_ns;
+	best = 8 * CHAIN_LOOPS * 1000 / r.min_ns;
+	kunit_info(test, "eff_mhz=%llu (%s) add chain: %llu MHz over all runs, "
+			 "%llu MHz in the fastest",
+		   r.eff_mhz, how, lower, best);
+	KUNIT_EXPECT_GT(test, r.eff_mhz, 0);
+	/* 20% below for the cycles outside the timed runs and preemption */
+	KUNIT_EXPECT_GE(test, r.eff_mhz * 10, lower * 8);
+	KUNIT_EXPECT_LE(test, r.eff_mhz * 2, best * 3);
+	KUNIT_EXPECT_LE(test, r.eff_mhz, 10000);
+}
+
+static void bench_eff_mhz_math(struct kunit *test)
+{
+	struct bench_result r = { .eff_mhz = 0 };
+
+	KUNIT_EXPECT_EQ(test, bench_active_mhz(100, 50, 3100, 1050), 3000);
+	KUNIT_EXPECT_EQ(test, bench_active_mhz(0, 0, 2400000, 1000000), 2400);
+	/* counters that did not move, or went back, measured nothing */
+	KUNIT_EXPECT_EQ(test, bench_active_mhz(5, 5, 5, 1005), 0);
+	KUNIT_EXPECT_EQ(test, bench_active_mhz(5, 5, 1005, 5), 0);
+	KUNIT_EXPECT_EQ(test, bench_active_mhz(9, 0, 5, 1000), 0);
+	/* no overflow for hours of cycles */
+	KUNIT_EXPECT_EQ(test, bench_active_mhz(0, 0, 36000000000000ull,
+					       10000000000000ull),
+			3600);
+	KUNIT_EXPECT_STREQ(test, bench_eff_mhz_key(&r), "");
+	r.eff_mhz = 2401;
+	KUNIT_EXPECT_STREQ(test, bench_eff_mhz_key(&r), "eff_mhz=2401 ");
+}
+
 static const struct kunit_case bench_core_cases[] = {
 	KUNIT_CASE(bench_isqrt_exact),
 	KUNIT_CASE(bench_median_odd_even),
@@ -262,6 +361,8 @@ static const struct kunit_case bench_core_cases[] = {
 	KUNIT_CASE(bench_interleave_rounds),
 	KUNIT_CASE(bench_limit_best_fill),
 	KUNIT_CASE(bench_samples_line),
+	KUNIT_CASE(bench_eff_mhz_math),
+	KUNIT_CASE(bench_eff_mhz_measured_or_absent),
 };
 
 KUNIT_SUITE_DEFINE(bench_core_suite, "bench_core", bench_core_cases);

@@ -285,11 +285,11 @@ static void print_fill(const struct contender *c, const struct bench_entry *e,
 	kunit_diag("# metric suite=bench_limit strategy=%s variant=%s%s "
 		   "bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
 		   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-		   "gbps=%s eff_mhz=%llu node=%d",
+		   "gbps=%s %snode=%d",
 		   c->name, c->v ? c->v->name : "rep_stosb", context, c->bytes,
 		   r->runs, r->first_ns, r->median_ns, r->min_ns, r->max_ns,
 		   r->mean_ns, r->stddev_ns, bench_gbps(c->bytes, r->median_ns),
-		   r->eff_mhz, plat_numa_node_of(c->dst));
+		   bench_eff_mhz_key(r), plat_numa_node_of(c->dst));
 	bench_print_samples(r);
 }
 
@@ -529,7 +529,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
 			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
-			"drain=%s eff_mhz=%llu node=%d limit_ns=%llu "
+			"drain=%s %snode=%d limit_ns=%llu "
 			"beats_limit=%d",
 			contenders[i].name, l->size, l->name,
 			memmap_mode_name(order), m.nr_initialised, written,
@@ -539,7 +539,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			bench_gbps(bytes, r->median_ns),
 			limit_ns ? bench_fixed(limit_ns, r->median_ns, 3) : "0",
 			best >= 0 ? contenders[best].name : "none",
-			run_options.drain ? "on" : "off", r->eff_mhz,
+			run_options.drain ? "on" : "off", bench_eff_mhz_key(r),
 			plat_numa_node_of(buf), limit_ns,
 			limit_ns && r->median_ns < limit_ns);
 		bench_print_samples(r);

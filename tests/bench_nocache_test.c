@@ -401,7 +401,7 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 			   "median_ns=%llu min_ns=%llu max_ns=%llu "
 			   "mean_ns=%llu stddev_ns=%llu mbps=%s gbps=%s "
 			   "speedup_vs_copy_clean=%s copy_clean=%s drain=%s "
-			   "eff_mhz=%llu node=%d",
+			   "%snode=%d",
 			   con[i].j.m->name, chunk, nc.run_bytes,
 			   nc.dst_bytes, r->runs, r->first_ns, r->median_ns,
 			   r->min_ns, r->max_ns, r->mean_ns, r->stddev_ns,
@@ -413,7 +413,7 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 				   "na",
 			   ref ? ref->name : "none",
 			   nc.drain_each ? "each_chunk" : "each_run",
-			   r->eff_mhz, plat_numa_node_of(nc.dst));
+			   bench_eff_mhz_key(r), plat_numa_node_of(nc.dst));
 		bench_print_samples(r);
 	}
 	/* The posting's comparison, at the page-sized chunk it copied. */

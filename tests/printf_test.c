@@ -50,6 +50,100 @@ static void printf_width_precision(struct kunit *test)
 	expect_fmt(test, "0x0000beef", "0x%08x", 0xbeef);
 }
 
+/*
+ * The cases below combine flags that C defines to be ignored together ('0'
+ * with '-' or with a precision, '+' on an unsigned conversion): the
+ * compiler says so, and that rule is what they test.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat"
+
+/* '#': the prefix counts in the width, zeros go after it, '-' pads right. */
+static void printf_alternate_form(struct kunit *test)
+{
+	expect_fmt(test, "      0xff", "%#10x", 0xff);
+	expect_fmt(test, "0x000000ff", "%#010x", 0xff);
+	expect_fmt(test, "0xff      |", "%-#10x|", 0xff);
+	expect_fmt(test, "0xff      |", "%-#010x|", 0xff);
+	expect_fmt(test, "0XFF", "%#X", 0xff);
+	expect_fmt(test, "0X0000BEEF", "%#010X", 0xbeef);
+	expect_fmt(test, "0x00ff", "%#.4x", 0xff);
+	expect_fmt(test, "    0x00ff", "%#10.4x", 0xff);
+	expect_fmt(test, "    0x00ff", "%#010.4x", 0xff);
+	expect_fmt(test, "0xff", "%#3x", 0xff);
+	expect_fmt(test, "0xdeadbeefcafe", "%#llx", 0xdeadbeefcafeull);
+	expect_fmt(test, "  0x1", "%#*x", 5, 1);
+	/* as the kernel does: zero keeps its prefix, but not an empty field */
+	expect_fmt(test, "0x0", "%#x", 0);
+	expect_fmt(test, "0x00", "%#04x", 0);
+	expect_fmt(test, "", "%#.0x", 0);
+	expect_fmt(test, "   ", "%#3.0x", 0);
+	/* octal: the leading zero is added only where no digit gives one */
+	expect_fmt(test, "010", "%#o", 8);
+	expect_fmt(test, "0", "%#o", 0);
+	expect_fmt(test, "0", "%#.0o", 0);
+	expect_fmt(test, "  010", "%#5o", 8);
+	expect_fmt(test, "010  |", "%-#5o|", 8);
+	expect_fmt(test, "00000010", "%#08o", 8);
+	expect_fmt(test, "00010", "%#.5o", 8);
+	expect_fmt(test, "0777", "%#o", 511);
+}
+
+/* Flags with each other, with the width and with the precision. */
+static void printf_flag_combinations(struct kunit *test)
+{
+	expect_fmt(test, " 42", "% d", 42);
+	expect_fmt(test, "-42", "% d", -42);
+	expect_fmt(test, "   42", "% 5d", 42);
+	expect_fmt(test, "+42", "%+ d", 42);
+	expect_fmt(test, "+42", "% +d", 42);
+	expect_fmt(test, "+0042", "%+05d", 42);
+	expect_fmt(test, " 0042", "% 05d", 42);
+	expect_fmt(test, "+42  |", "%-+5d|", 42);
+	expect_fmt(test, "42   |", "%-05d|", 42);
+	expect_fmt(test, "-42  |", "%0-5d|", -42);
+	expect_fmt(test, "+0", "%+d", 0);
+	/* a precision turns the zero flag off */
+	expect_fmt(test, "  042", "%05.3d", 42);
+	expect_fmt(test, "    -007", "%08.3d", -7);
+	expect_fmt(test, "-007", "%.3d", -7);
+	expect_fmt(test, "+007", "%+.3d", 7);
+	expect_fmt(test, "     ", "%5.0d", 0);
+	expect_fmt(test, "+", "%+.0d", 0);
+	expect_fmt(test, "", "%.0x", 0);
+	expect_fmt(test, "   005", "%*.*d", 6, 3, 5);
+	expect_fmt(test, "00042", "%0*d", 5, 42);
+	/* a negative precision is as if none were given */
+	expect_fmt(test, "00005", "%0*.*d", 5, -1, 5);
+	/* unsigned conversions print no sign */
+	expect_fmt(test, "42", "%+u", 42u);
+	expect_fmt(test, "42", "% u", 42u);
+	expect_fmt(test, "ff", "%+x", 0xff);
+	expect_fmt(test, "  ff", "% 4x", 0xff);
+	expect_fmt(test, "17", "%+o", 15);
+	expect_fmt(test, "0x10", "%+p", (void *)0x10);
+}
+
+#pragma GCC diagnostic pop
+
+/* The length modifiers truncate and extend as their types do. */
+static void printf_lengths(struct kunit *test)
+{
+	expect_fmt(test, "1", "%hhu", 257);
+	expect_fmt(test, "-56", "%hhd", 200);
+	expect_fmt(test, "-1", "%hd", 65535);
+	expect_fmt(test, "ffff", "%hx", 0x1ffff);
+	expect_fmt(test, "-9223372036854775808", "%ld",
+		   (long)(-9223372036854775807L - 1));
+	expect_fmt(test, "ffffffffffffffff", "%lx", ~0UL);
+	expect_fmt(test, "-1", "%zd", (ptrdiff_t)-1);
+	expect_fmt(test, "-2", "%td", (ptrdiff_t)-2);
+	expect_fmt(test, "18446744073709551615", "%ju", ~0UL);
+	expect_fmt(test, "1777777777777777777777", "%llo", ~0ull);
+	expect_fmt(test, "00000000deadbeef", "%016llx", 0xdeadbeefull);
+	expect_fmt(test, "4294967295", "%u", -1);
+}
+
 static void printf_strings_chars(struct kunit *test)
 {
 	expect_fmt(test, "hello", "%s", "hello");
@@ -63,12 +157,27 @@ static void printf_strings_chars(struct kunit *test)
 		expect_fmt(test, "(null)", "%s", null_str);
 	}
 	expect_fmt(test, "x", "%c", 'x');
+	expect_fmt(test, "  x|", "%3c|", 'x');
+	expect_fmt(test, "x  |", "%-3c|", 'x');
 	expect_fmt(test, "100%", "100%%");
+	expect_fmt(test, "    a|", "%5.1s|", "abc");
+	expect_fmt(test, "a    |", "%-5.1s|", "abc");
+	expect_fmt(test, "|", "%.0s|", "abc");
+	expect_fmt(test, "abc   |", "%-*s|", 6, "abc");
+	expect_fmt(test, "   abc|", "%*s|", 6, "abc");
+	expect_fmt(test, "abcdef", "%2s", "abcdef");
 }
 
 static void printf_pointer(struct kunit *test)
 {
 	expect_fmt(test, "0x1000", "%p", (void *)0x1000);
+	expect_fmt(test, "0x0", "%p", (void *)0);
+	expect_fmt(test, "    0x1000", "%10p", (void *)0x1000);
+	expect_fmt(test, "0x1000    |", "%-10p|", (void *)0x1000);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat"
+	expect_fmt(test, "0x00001000", "%010p", (void *)0x1000);
+#pragma GCC diagnostic pop
 }
 
 static void printf_truncation(struct kunit *test)
@@ -105,9 +214,15 @@ static void printf_fixed_point(struct kunit *test)
 }
 
 static const struct kunit_case printf_cases[] = {
-	KUNIT_CASE(printf_integers),	  KUNIT_CASE(printf_width_precision),
-	KUNIT_CASE(printf_strings_chars), KUNIT_CASE(printf_pointer),
-	KUNIT_CASE(printf_truncation),	  KUNIT_CASE(printf_fixed_point),
+	KUNIT_CASE(printf_integers),
+	KUNIT_CASE(printf_width_precision),
+	KUNIT_CASE(printf_alternate_form),
+	KUNIT_CASE(printf_flag_combinations),
+	KUNIT_CASE(printf_lengths),
+	KUNIT_CASE(printf_strings_chars),
+	KUNIT_CASE(printf_pointer),
+	KUNIT_CASE(printf_truncation),
+	KUNIT_CASE(printf_fixed_point),
 };
 
 KUNIT_SUITE_DEFINE(printf_suite, "printf", printf_cases);

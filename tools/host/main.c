@@ -58,6 +58,8 @@ int main(int argc, char **argv)
 	struct opt_error err;
 	const char *bad = NULL;
 	char features[256], why[160];
+	const char *eff_clock = NULL;
+	u64 eff_cycles, eff_ns;
 	unsigned int n;
 
 	options_set_defaults(o);
@@ -105,15 +107,20 @@ int main(int argc, char **argv)
 	host_calibrate_tsc(100);
 	cpu_format_features(features, sizeof(features));
 
+	/* Where eff_mhz comes from; "none": the metric lines leave it out. */
+	if (plat_read_active_clock(&eff_cycles, &eff_ns, &eff_clock))
+		eff_clock = "none";
+
 	n = kunit_count_selected(o->suite);
 	kprintf("KTAP version 1\n1..%u\n", n);
 	kprintf("# ntboot %s platform=host cpu=\"%s\" vendor=%s family=%u "
 		"model=%u stepping=%u tsc_khz=%llu tsc_source=clock_monotonic "
-		"smp=%u features=%s%s%s\n",
+		"eff_clock=%s smp=%u features=%s%s%s\n",
 		NTB_VERSION, boot_cpu_data.brand, boot_cpu_data.vendor,
 		boot_cpu_data.family, boot_cpu_data.model,
 		boot_cpu_data.stepping, (unsigned long long)plat_tsc_khz(),
-		plat_cpu_count(), features, o->runs_id[0] ? " runs_id=" : "",
+		eff_clock, plat_cpu_count(), features,
+		o->runs_id[0] ? " runs_id=" : "",
 		o->runs_id);
 	kunit_run_selected(o->suite, 1, &totals);
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,

@@ -2,10 +2,13 @@
 /*
  * The platform interface on Linux, for the host test program and the hosted
  * benchmark runner: stdout for the console, mmap for buffers (huge pages
- * where the system has them), the TSC calibrated against CLOCK_MONOTONIC.
+ * where the system has them), the TSC calibrated against
+ * CLOCK_MONOTONIC_RAW.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 
 #include "include/platform.h"
 #include "arch/x86/tsc.h"
+#include "lib/timing.h"
 #include "tools/host/platform_linux.h"
 
 static u64 host_tsc_khz;
@@ -38,26 +42,61 @@ static u64 monotonic_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
+/*
+ * A TSC reading and the clock's time at it: the clock read on both sides
+ * of the TSC, the tightest of a few tries kept (a preemption between the
+ * reads would otherwise move the pair by a time slice), its midpoint
+ * taken.
+ */
+static void tsc_clock_pair(u64 *tsc, u64 *ns)
+{
+	u64 best = ~0ull;
+
+	for (int i = 0; i < 8; i++) {
+		u64 a = monotonic_ns(), c = rdtsc_ordered(), b = monotonic_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = c;
+			*ns = a + (b - a) / 2;
+		}
+	}
+}
+
 u64 host_calibrate_tsc(unsigned int window_ms)
 {
-	u64 t0 = monotonic_ns(), c0 = rdtsc_ordered(), t1, c1;
+	u64 t0, c0, t1, c1;
 
-	do {
-		t1 = monotonic_ns();
-	} while (t1 - t0 < (u64)window_ms * 1000000ull);
-	c1 = rdtsc_ordered();
+	tsc_clock_pair(&c0, &t0);
+	while (monotonic_ns() - t0 < (u64)window_ms * 1000000ull)
+		;
+	tsc_clock_pair(&c1, &t1);
 	host_tsc_khz = (c1 - c0) * 1000000ull / (t1 - t0);
 	return host_tsc_khz;
 }
 
+/*
+ * The host calibrates against CLOCK_MONOTONIC_RAW and has no second
+ * hardware clock to read from user space: measuring against the same
+ * clock again would compare the calibration with itself. tsc_test
+ * compares the TSC with plat_os_clock_ns() in its own code instead.
+ */
 u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref)
 {
-	u64 saved = host_tsc_khz, khz;
+	*ref = "none besides CLOCK_MONOTONIC_RAW, the calibration's own clock";
+	return 0;
+}
 
-	*ref = "clock_monotonic";
-	khz = host_calibrate_tsc(window_ms);
-	host_tsc_khz = saved;
-	return khz;
+int plat_os_clock_ns(u64 *ns, const char **why)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC_RAW, &ts)) {
+		*why = "CLOCK_MONOTONIC_RAW unavailable";
+		return -1;
+	}
+	*ns = (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+	return 0;
 }
 
 u64 plat_tsc_khz(void)
@@ -235,12 +274,138 @@ int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
 }
 
 /*
- * APERF/MPERF need ring 0; /dev/cpu/N/msr would do as root with the msr
- * module, but a benchmark must not depend on that: report "unknown".
+ * The effective-frequency clock in user space, per thread (each thread
+ * opens its own on first use, and closes it when it exits):
+ *
+ *  - a perf_event cycles counter of the calling thread, kernel included
+ *    where perf_event_paranoid allows, else user cycles only. The kernel
+ *    counts it only while the thread runs; its running time is the
+ *    reference, so a preempted thread does not read as a slow CPU.
+ *  - else, for a thread pinned to one CPU, APERF and MPERF through
+ *    /dev/cpu/N/msr (root and the msr module); MPERF ticks at the TSC's
+ *    rate.
+ *  - else nothing (a virtual machine without a PMU, perf forbidden): -1,
+ *    and no effective frequency is reported.
  */
-int plat_read_aperf_mperf(u64 *aperf, u64 *mperf)
+enum active_src { ACTIVE_UNTRIED, ACTIVE_NONE, ACTIVE_PERF, ACTIVE_MSR };
+
+struct active_clock {
+	enum active_src src;
+	int fd;
+	const char *how;
+};
+
+static __thread struct active_clock active = { ACTIVE_UNTRIED, -1, NULL };
+static pthread_key_t active_key;
+static pthread_once_t active_once = PTHREAD_ONCE_INIT;
+
+static void active_close(void *p)
 {
-	return -1;
+	struct active_clock *a = p;
+
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
+	a->src = ACTIVE_UNTRIED;
+}
+
+static void active_key_init(void)
+{
+	pthread_key_create(&active_key, active_close);
+}
+
+static int perf_cycles_open(bool user_only)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.exclude_kernel = user_only;
+	attr.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* /dev/cpu/N/msr of the one CPU this thread may run on, or -1. */
+static int msr_open_pinned(void)
+{
+	char path[48];
+	cpu_set_t set;
+	int cpu = -1, fd;
+	u64 v;
+
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) != 1)
+		return -1;
+	for (int i = 0; i < CPU_SETSIZE && cpu < 0; i++)
+		if (CPU_ISSET(i, &set))
+			cpu = i;
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* APERF (0xe8) must be readable: not every hypervisor has it. */
+	if (pread(fd, &v, sizeof(v), 0xe8) != sizeof(v)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void active_open(struct active_clock *a)
+{
+	pthread_once(&active_once, active_key_init);
+	a->src = ACTIVE_NONE;
+	a->fd = perf_cycles_open(false);
+	a->how = "perf_cycles";
+	if (a->fd < 0) {
+		a->fd = perf_cycles_open(true);
+		a->how = "perf_cycles_user";
+	}
+	if (a->fd >= 0) {
+		a->src = ACTIVE_PERF;
+	} else {
+		a->fd = msr_open_pinned();
+		a->how = "msr";
+		if (a->fd >= 0)
+			a->src = ACTIVE_MSR;
+	}
+	if (a->src != ACTIVE_NONE)
+		pthread_setspecific(active_key, a);
+}
+
+int plat_read_active_clock(u64 *cycles, u64 *ns, const char **how)
+{
+	struct active_clock *a = &active;
+
+	if (a->src == ACTIVE_UNTRIED)
+		active_open(a);
+	if (a->src == ACTIVE_PERF) {
+		struct {
+			u64 value, enabled, running;
+		} rd;
+
+		if (read(a->fd, &rd, sizeof(rd)) != sizeof(rd) || !rd.running)
+			return -1;
+		*cycles = rd.value;
+		*ns = rd.running;
+	} else if (a->src == ACTIVE_MSR) {
+		u64 mperf;
+
+		if (!host_tsc_khz ||
+		    pread(a->fd, cycles, sizeof(*cycles), 0xe8) != 8 ||
+		    pread(a->fd, &mperf, sizeof(mperf), 0xe7) != 8)
+			return -1;
+		*ns = cycles_to_ns(mperf);
+	} else {
+		return -1;
+	}
+	if (how)
+		*how = a->how;
+	return 0;
 }
 
 /* Hosted runs are stopped from outside (a timeout, ^C): nothing to pet. */
