@@ -383,4 +383,4 @@ static const struct kunit_case bench_memmap_parallel_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(bench_memmap_parallel_suite, "bench_memmap_parallel",
-		   bench_memmap_parallel_cases);
+		   bench_memmap_parallel_cases, .flags = KUNIT_SUITE_TIMED);

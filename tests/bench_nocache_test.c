@@ -450,4 +450,5 @@ static const struct kunit_case bench_nocache_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(bench_nocache_suite, SUITE, bench_nocache_cases,
-		   .suite_init = nc_init, .suite_exit = nc_exit);
+		   .suite_init = nc_init, .suite_exit = nc_exit,
+		   .flags = KUNIT_SUITE_TIMED);

@@ -438,4 +438,5 @@ static const struct kunit_case bench_pollution_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(bench_pollution_suite, SUITE, bench_pollution_cases,
-		   .suite_init = pl_init, .suite_exit = pl_exit);
+		   .suite_init = pl_init, .suite_exit = pl_exit,
+		   .flags = KUNIT_SUITE_TIMED);
