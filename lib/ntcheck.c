@@ -54,6 +54,8 @@ static const char *nt_shown_points[NT_SHOWN_POINTS];
 static bool nt_expecting;
 static unsigned int nt_expected;
 static char nt_first[800];
+static const char *nt_exp_points[NT_SHOWN_POINTS];
+static unsigned int nt_exp_nr_points;
 
 static const char *const op_names[NR_NTCHECK_OPS] = {
 	[NTCHECK_MOVNTI] = "movnti",
@@ -159,6 +161,11 @@ static void __printf(4, 5) finding(const char *point, const char *file,
 	if (READ_ONCE(nt_expecting)) {
 		if (!__atomic_fetch_add(&nt_expected, 1, __ATOMIC_RELAXED))
 			ntb_snprintf(nt_first, sizeof(nt_first), "%s", msg);
+		for (unsigned int i = 0; i < nt_exp_nr_points; i++)
+			if (!strcmp(nt_exp_points[i], point))
+				return;
+		if (nt_exp_nr_points < NT_SHOWN_POINTS)
+			nt_exp_points[nt_exp_nr_points++] = point;
 		return;
 	}
 	__atomic_fetch_add(&nt_findings, 1, __ATOMIC_RELAXED);
@@ -380,6 +387,7 @@ void ntcheck_expect_begin(void)
 {
 	nt_expected = 0;
 	nt_first[0] = '\0';
+	nt_exp_nr_points = 0;
 	WRITE_ONCE(nt_expecting, true);
 }
 
@@ -389,6 +397,14 @@ unsigned int ntcheck_expect_end(char *first, size_t len)
 	if (len)
 		ntb_snprintf(first, len, "%s", nt_first);
 	return nt_expected;
+}
+
+bool ntcheck_expect_named(const char *point)
+{
+	for (unsigned int i = 0; i < nt_exp_nr_points; i++)
+		if (!strcmp(nt_exp_points[i], point))
+			return true;
+	return false;
 }
 
 unsigned long ntcheck_pending_lines(void)

@@ -118,6 +118,8 @@ unsigned int ntcheck_case_end(void);
  */
 void ntcheck_expect_begin(void);
 unsigned int ntcheck_expect_end(char *first, size_t len);
+/* After ntcheck_expect_end(): did a finding name @point? */
+bool ntcheck_expect_named(const char *point);
 
 /* Lines pending on the calling CPU now (all kinds). */
 unsigned long ntcheck_pending_lines(void);
