@@ -64,7 +64,18 @@ void __ntcheck_cached_store(const void *p, size_t n, const char *point,
 			    const char *file, int line);
 void __ntcheck_publish(const char *point, const char *file, int line);
 
-#define ntcheck_op(p, n, op) __ntcheck_op(p, n, op)
+/*
+ * The recorder takes the store's site from its return address: the empty
+ * asm after the call keeps it out of tail position, so that address is
+ * in the code that stored, never in that code's caller.
+ */
+static __always_inline void ntcheck_op(const void *p, size_t n,
+				       enum ntcheck_op op)
+{
+	__ntcheck_op(p, n, op);
+	asm volatile("");
+}
+
 #define ntcheck_fence(f) __ntcheck_fence(f)
 #define ntcheck_cached_store(p, n, point)                                     \
 	__ntcheck_cached_store(p, n, point, __FILE__, __LINE__)
