@@ -17,46 +17,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define NT_LINE 64UL
-#define NT_RUNS 1024		/* runs per CPU */
-#define NT_SHOWN_POINTS 8	/* distinct points printed per case */
-
-enum nt_kind {
-	NT_DATA,		/* non-temporal data not yet ordered */
-	NT_WRITEBACK,		/* CLWB/CLFLUSHOPT not yet ordered */
-};
-
-struct nt_run {
-	uptr start, end;	/* line-aligned, [start, end) */
-	uptr ip_first, ip_last;
-	uptr addr_last;		/* the line of the last store */
-	u16 ops;		/* bit per enum ntcheck_op that stored here */
-	u8 kind;
-	u8 op_first;
-};
-
-struct nt_cpu {
-	unsigned int nr;
-	unsigned int last;	/* the run grown last: tried first */
-	bool overflowed;	/* reported once per fence epoch */
-	struct nt_run run[NT_RUNS];
-	struct ntcheck_trace *trace;
-};
-
-static struct nt_cpu *nt_cpus;
-static unsigned int nt_nr_cpus;
-static bool nt_on;
-
-/* Findings of the current case. */
-static unsigned int nt_findings;
-static unsigned int nt_shown;
-static const char *nt_shown_points[NT_SHOWN_POINTS];
-static bool nt_expecting;
-static unsigned int nt_expected;
-static char nt_first[800];
-static const char *nt_exp_points[NT_SHOWN_POINTS];
-static unsigned int nt_exp_nr_points;
-
 static const char *const op_names[NR_NTCHECK_OPS] = {
 	[NTCHECK_MOVNTI] = "movnti",
 	[NTCHECK_MOVNTDQ] = "movntdq",
@@ -82,9 +42,49 @@ bool ntcheck_built(void)
 #endif
 }
 
+#ifdef NTB_NTCHECK
+
+#define NT_LINE 64UL
+#define NT_RUNS 1024		/* runs per CPU */
+#define NT_SHOWN_POINTS 8	/* distinct points printed per case */
+
+enum nt_kind {
+	NT_DATA,		/* non-temporal data not yet ordered */
+	NT_WRITEBACK,		/* CLWB/CLFLUSHOPT not yet ordered */
+};
+
+struct nt_run {
+	uptr start, end;	/* line-aligned, [start, end) */
+	uptr ip_first, ip_last;
+	u16 ops;		/* bit per enum ntcheck_op that stored here */
+	u8 kind;
+};
+
+struct nt_cpu {
+	unsigned int nr;
+	unsigned int last;	/* the run grown last: tried first */
+	bool overflowed;	/* reported once per fence epoch */
+	struct nt_run run[NT_RUNS];
+	struct ntcheck_trace *trace;
+};
+
+static struct nt_cpu *nt_cpus;
+static unsigned int nt_nr_cpus;
+static bool nt_on;
+
+/* Findings of the current case. */
+static unsigned int nt_findings;
+static unsigned int nt_shown;
+static const char *nt_shown_points[NT_SHOWN_POINTS];
+static bool nt_expecting;
+static unsigned int nt_expected;
+static char nt_first[800];
+static const char *nt_exp_points[NT_SHOWN_POINTS];
+static unsigned int nt_exp_nr_points;
+
 bool ntcheck_active(void)
 {
-	return ntcheck_built() && READ_ONCE(nt_on);
+	return READ_ONCE(nt_on);
 }
 
 void ntcheck_init(void)
@@ -92,7 +92,7 @@ void ntcheck_init(void)
 	unsigned int n = plat_cpu_count();
 	size_t bytes = ALIGN_UP(n * sizeof(struct nt_cpu), 4096);
 
-	if (!ntcheck_built() || nt_cpus)
+	if (nt_cpus)
 		return;
 	nt_cpus = plat_alloc_aligned(bytes, 4096);
 	if (!nt_cpus) {
@@ -257,7 +257,6 @@ void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
 		r->start = min(r->start, start);
 		r->end = max(r->end, end);
 		r->ip_last = ip;
-		r->addr_last = start;
 		r->ops |= 1u << op;
 		return;
 	}
@@ -278,9 +277,8 @@ void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
 	c->last = c->nr++;
 	r = &c->run[c->last];
 	*r = (struct nt_run){ .start = start, .end = end, .ip_first = ip,
-			      .ip_last = ip, .addr_last = start,
-			      .ops = (u16)(1u << op), .kind = kind,
-			      .op_first = (u8)op };
+			      .ip_last = ip, .ops = (u16)(1u << op),
+			      .kind = kind };
 }
 
 void __ntcheck_fence(enum ntcheck_fence f)
@@ -436,3 +434,56 @@ void ntcheck_trace_stop(void)
 	if (cpu < nt_nr_cpus)
 		nt_cpus[cpu].trace = NULL;
 }
+
+#else /* !NTB_NTCHECK: nothing is recorded, nothing is found */
+
+bool ntcheck_active(void)
+{
+	return false;
+}
+
+void ntcheck_init(void)
+{
+}
+
+void ntcheck_case_begin(bool on)
+{
+}
+
+unsigned int ntcheck_case_end(void)
+{
+	return 0;
+}
+
+void ntcheck_expect_begin(void)
+{
+}
+
+unsigned int ntcheck_expect_end(char *first, size_t len)
+{
+	if (len)
+		first[0] = '\0';
+	return 0;
+}
+
+bool ntcheck_expect_named(const char *point)
+{
+	return false;
+}
+
+unsigned long ntcheck_pending_lines(void)
+{
+	return 0;
+}
+
+void ntcheck_trace_start(struct ntcheck_trace *t)
+{
+	t->nr = 0;
+	t->overflow = false;
+}
+
+void ntcheck_trace_stop(void)
+{
+}
+
+#endif /* NTB_NTCHECK */
