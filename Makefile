@@ -7,6 +7,8 @@
 #   make check      host tests (ASan/UBSan) + QEMU boot tests
 #   make check-host host tests only
 #   make bench-host build/host/ntbench (the hosted benchmark runner)
+#   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the
+#                   non-temporal store ordering checker (docs/ntcheck.md)
 #   make sign KEY=... CERT=...   Secure Boot signed image
 #   make format     clang-format every source file
 #   make clean
@@ -55,12 +57,17 @@ IMAGE_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fvisibility=hidden -fshor
 	-DGNU_EFI_USE_MS_ABI -mno-avx -mgeneral-regs-only \
 	-maccumulate-outgoing-args -fno-omit-frame-pointer \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -I$(EFI_INC)/protocol
+# The checking image (make ntcheck-image) is the same sources built with
+# the ordering checker into a build directory of its own.
+ifeq ($(NTCHECK),1)
+IMAGE_CFLAGS += -DNTB_NTCHECK
+endif
 IMAGE_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
 	-z noexecstack --no-undefined
 LIBGCC := $(shell $(CC) -print-libgcc-file-name)
 
 HOST_CFLAGS := $(COMMON_CFLAGS) -DNTB_HOSTED -mgeneral-regs-only -pthread
-HOST_TEST_CFLAGS := $(HOST_CFLAGS) -DNTB_HOST_TESTS -O1 -fno-omit-frame-pointer \
+HOST_TEST_CFLAGS := $(HOST_CFLAGS) -DNTB_HOST_TESTS -DNTB_NTCHECK -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
 
@@ -130,6 +137,11 @@ $(B)/host/ntbench: $(HOST_BENCH_OBJS)
 	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $^ -o $@
 
 bench-host: $(B)/host/ntbench
+
+NTCHECK_B := build/ntcheck
+ntcheck-image:
+	$(Q)$(MAKE) --no-print-directory B=$(NTCHECK_B) NTCHECK=1 image
+.PHONY: ntcheck-image
 
 # libFuzzer target for __memcpy_flushcache()/memcpy_nocache() (host, clang).
 FUZZ_SRCS := tests/fuzz/copy_fuzz.c $(wildcard arch/x86/lib/*.c) arch/x86/cpu.c lib/printf.c

@@ -72,6 +72,19 @@ int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
 int plat_run_on_cpu_async(unsigned int cpu, void (*fn)(void *), void *arg);
 int plat_wait_cpu(unsigned int cpu, u64 timeout_us);
 
+/*
+ * The run-on-CPU number (0 .. plat_cpu_count() - 1) of the caller: on the
+ * host, of the worker thread that stands for that CPU (0 elsewhere).
+ */
+unsigned int plat_this_cpu(void);
+
+/*
+ * Name the code at instruction address @ip (a return address) for a
+ * report: "function file:line" where the platform can tell, else an offset
+ * that addr2line resolves against the program or ntboot.so.
+ */
+void plat_symbolize(uptr ip, char *buf, size_t len);
+
 /* "image" or "host": where this code runs. */
 const char *plat_name(void);
 

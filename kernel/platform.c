@@ -9,6 +9,22 @@
 #include "kernel/smp.h"
 #include "kernel/tsc.h"
 #include "lib/timing.h"
+#include "lib/printf.h"
+
+unsigned int plat_this_cpu(void)
+{
+	return smp_processor_id();
+}
+
+/* The link address of the image: ntboot.so is linked at 0. */
+extern char ImageBase[];
+
+void plat_symbolize(uptr ip, char *buf, size_t len)
+{
+	/* The return address: the call is the instruction before it. */
+	ntb_snprintf(buf, len, "ntboot.so+0x%lx",
+		     (unsigned long)(ip - 1 - (uptr)ImageBase));
+}
 
 u64 plat_tsc_khz(void)
 {

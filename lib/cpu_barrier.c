@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "lib/timing.h"
 #include "lib/cpu_barrier.h"
+#include "lib/ntcheck.h"
 
 void cpu_barrier_init(struct cpu_barrier *b, u32 parties)
 {
@@ -14,13 +15,17 @@ int cpu_barrier_wait(struct cpu_barrier *b, struct cpu_barrier_waiter *w,
 		     u64 timeout_us)
 {
 	u32 want = w->sense ^ 1;
+	u32 arrived;
 	u64 deadline = tsc_deadline_us(timeout_us);
 
 	w->sense = want;
 	if (__atomic_load_n(&b->broken, __ATOMIC_ACQUIRE))
 		return -1;
+	arrived = __atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL);
+	/* That locked add drains this CPU's stores, as MFENCE does. */
+	ntcheck_fence(NTCHECK_LOCKED);
 	/* The last to arrive resets the count and releases the others. */
-	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->parties) {
+	if (arrived == b->parties) {
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->sense, want, __ATOMIC_RELEASE);
 		return 0;

@@ -7,6 +7,7 @@
  */
 #include "lib/kunit.h"
 #include "lib/glob.h"
+#include "lib/ntcheck.h"
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
@@ -236,7 +237,7 @@ static void kunit_release_allocs(void)
 void kunit_fail_at(struct kunit *test, const char *file, int line,
 		   const char *fmt, ...)
 {
-	char msg[400];
+	char msg[800];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -359,12 +360,16 @@ static void print_result(int indent, unsigned int index, const char *name,
  * The jump target lives in its own frame so that nothing of the caller's
  * is clobbered by the longjmp of a failed assertion or a fault.
  */
-static __noinline void run_case(const struct kunit_case *c, struct kunit *test)
+static __noinline void run_case(const struct kunit_suite *suite,
+				const struct kunit_case *c, struct kunit *test)
 {
 	plat_watchdog_pet();
 	current_test = test;
+	ntcheck_case_begin(!(suite->flags & KUNIT_SUITE_TIMED));
 	if (!ntb_setjmp(test->abort_jmp))
 		c->run_case(test);
+	/* The end of a case publishes: nothing may be left pending. */
+	ntcheck_case_end();
 	current_test = NULL;
 }
 
@@ -411,7 +416,7 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 			continue;
 		}
 		t0 = rdtsc_ordered();
-		run_case(c, &test);
+		run_case(suite, c, &test);
 		t1 = rdtsc_ordered();
 		kunit_release_allocs();
 		kprintf("    # %s: duration_us=%llu\n", c->name,
@@ -453,6 +458,7 @@ unsigned int kunit_run_selected(const char *filter, unsigned int first_index,
 	const struct kunit_suite *s;
 	unsigned int index = first_index;
 
+	ntcheck_init();
 	for_each_suite(s) {
 		enum kunit_status st;
 		char reason[128] = "";

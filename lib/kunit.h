@@ -47,6 +47,11 @@ struct kunit_case {
 /* Suite flags */
 #define KUNIT_SUITE_IMAGE_ONLY 0x1 /* needs bare metal: skipped when hosted */
 #define KUNIT_SUITE_HOST_ONLY 0x2
+/*
+ * Benchmarks: timed loops run with the non-temporal store checker
+ * (lib/ntcheck.h) off in a checking build; every other suite runs with it.
+ */
+#define KUNIT_SUITE_TIMED 0x4
 
 struct kunit_suite {
 	const char *name;

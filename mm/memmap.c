@@ -218,9 +218,15 @@ int memmap_config_check(const struct memmap_config *cfg, char *why,
 	return 0;
 }
 
+size_t memmap_line_offset(const struct memmap_config *cfg)
+{
+	return (size_t)(cfg->start_pfn * page_layout(cfg->layout)->size) & 63;
+}
+
 size_t memmap_bytes(const struct memmap_config *cfg)
 {
-	return (size_t)cfg->nr_pages * page_layout(cfg->layout)->size;
+	return memmap_line_offset(cfg) +
+	       (size_t)cfg->nr_pages * page_layout(cfg->layout)->size;
 }
 
 int memmap_set_strategy(struct memmap *m, const char *name, char *why,
@@ -255,7 +261,7 @@ int memmap_create(struct memmap *m, const struct memmap_config *cfg,
 	}
 	m->base_pfn = cfg->start_pfn;
 	m->nr_pfns = cfg->nr_pages;
-	m->bytes = memmap_bytes(cfg);
+	m->bytes = (size_t)cfg->nr_pages * m->layout->size;
 
 	m->pgmap.type = cfg->type;
 	m->pgmap.vmemmap_shift = cfg->order;
@@ -272,20 +278,25 @@ int memmap_create(struct memmap *m, const struct memmap_config *cfg,
 		return -1;
 
 	if (buf) {
-		if (buf_bytes < m->bytes || !IS_ALIGNED((uptr)buf, 64)) {
+		if (buf_bytes < memmap_bytes(cfg) ||
+		    !IS_ALIGNED((uptr)buf, 64)) {
 			ntb_snprintf(why, len,
 				     "memmap buffer too small or unaligned");
 			return -1;
 		}
-		m->pages = buf;
+		m->pages = (struct page *)((char *)buf +
+					   memmap_line_offset(cfg));
 	} else {
-		m->pages = plat_alloc_aligned(m->bytes, PAGE_SIZE);
-		if (!m->pages) {
+		m->alloc_bytes = memmap_bytes(cfg);
+		m->alloc = plat_alloc_aligned(m->alloc_bytes, PAGE_SIZE);
+		if (!m->alloc) {
 			ntb_snprintf(why, len,
 				     "no memory for %zu bytes of memmap",
-				     m->bytes);
+				     m->alloc_bytes);
 			return -1;
 		}
+		m->pages = (struct page *)((char *)m->alloc +
+					   memmap_line_offset(cfg));
 		m->own_pages = true;
 	}
 	if (pageblock_flags_alloc(&m->pageblocks, cfg->start_pfn,
@@ -300,8 +311,9 @@ int memmap_create(struct memmap *m, const struct memmap_config *cfg,
 void memmap_destroy(struct memmap *m)
 {
 	pageblock_flags_free(&m->pageblocks);
-	if (m->own_pages && m->pages)
-		plat_free(m->pages, m->bytes);
+	if (m->own_pages && m->alloc)
+		plat_free(m->alloc, m->alloc_bytes);
+	m->alloc = NULL;
 	m->pages = NULL;
 	m->own_pages = false;
 }

@@ -159,7 +159,19 @@ void memmap_config_namespace(struct memmap_config *cfg,
 int memmap_config_check(const struct memmap_config *cfg, char *why,
 			size_t len);
 
-/* Bytes of memmap the namespace needs. */
+/*
+ * Where the struct page of start_pfn sits inside its cache line in the
+ * kernel's vmemmap (struct page of pfn at vmemmap + pfn * size, the
+ * vmemmap line aligned): the model places its struct pages the same, so a
+ * struct page shares lines with exactly the neighbours it shares them
+ * with in the kernel (a pageblock-aligned one starts a line).
+ */
+size_t memmap_line_offset(const struct memmap_config *cfg);
+
+/*
+ * Bytes of memmap the namespace needs, and that a caller's buffer needs:
+ * memmap_line_offset() bytes, then the struct pages.
+ */
 size_t memmap_bytes(const struct memmap_config *cfg);
 
 struct memmap;
@@ -179,7 +191,9 @@ struct memmap {
 	struct page *pages;		/* the struct page of base_pfn */
 	unsigned long base_pfn;
 	unsigned long nr_pfns;
-	size_t bytes;
+	size_t bytes;			/* of struct pages, from @pages */
+	void *alloc;			/* what memmap_create() allocated */
+	size_t alloc_bytes;
 	bool own_pages;
 	struct dev_pagemap pgmap;
 	struct pageblock_flags pageblocks;

@@ -18,6 +18,12 @@
  * memmap_init_compound() reads and writes the head, before
  * prep_compound_head() writes into the first tails, and before returning.
  *
+ * In a checking build (lib/ntcheck.h) the points where the order matters
+ * are declared: every cached store of the template path to the memmap
+ * (the pageblock-aligned copies, __SetPageHead(), prep_compound_head())
+ * is checked against the non-temporal lines still pending on this CPU,
+ * and memmap_init_compound() and the return publish what was written.
+ *
  * Each strategy is compiled into its own loop for each layout
  * (DEFINE_MEMMAP_INIT below): the strategy and the struct page size are
  * constants inside, so a fixed-size memcpy_flushcache() really is the
@@ -30,6 +36,7 @@
 #include "arch/x86/lib/memcpy_nocache.h"
 #include "arch/x86/lib/memcpy_nt.h"
 #include "arch/x86/special_insns.h"
+#include "lib/ntcheck.h"
 #include "mm/memremap.h"
 #include "mm/pageblock.h"
 
@@ -255,6 +262,21 @@ static __always_inline void prep_compound_head(const struct page_layout *l,
 		INIT_LIST_HEAD(&f2->_deferred_list);
 }
 
+/* The bytes prep_compound_head() stores to, declared to the checker. */
+static __always_inline void
+ntcheck_prep_compound_head(const struct page_layout *l, struct page *page,
+			   unsigned int order)
+{
+	struct folio_page2 *f2 = (struct folio_page2 *)nth_page(l, page, 2);
+
+	ntcheck_cached_store(nth_page(l, page, 1), sizeof(struct folio_page1),
+			     "prep_compound_head()");
+	if (order > 1)
+		ntcheck_cached_store(&f2->_deferred_list,
+				     sizeof(f2->_deferred_list),
+				     "prep_compound_head()");
+}
+
 /*
  * With a compound geometry and the memmap in RAM, the vmemmap of a folio
  * beyond its first VMEMMAP_RESERVE_NR pages maps one shared page of tail
@@ -442,8 +464,10 @@ zone_device_page_init_from_template(const enum memmap_copy copy,
 				    struct page *template, unsigned long pfn)
 {
 	zone_device_page_update_template(template, pfn);
-	if (pageblock_aligned(pfn))
+	if (pageblock_aligned(pfn)) {
+		ntcheck_cached_store(page, size, "the pageblock-aligned copy");
 		__builtin_memcpy(page, template, size);
+	}
 	else if (memmap_copy_fill(copy))
 		tmpl_fill(copy, size, page, template, 1);
 	else
@@ -465,6 +489,8 @@ static __always_inline void zone_device_fill_range(const enum memmap_copy copy,
 		unsigned long run_end;
 
 		if (pageblock_aligned(pfn)) {
+			ntcheck_cached_store(page, size,
+					     "the pageblock-aligned copy");
 			__builtin_memcpy(page, template, size);
 			page = (struct page *)((char *)page + size);
 			pfn++;
@@ -498,6 +524,8 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 	unsigned int order = pgmap->vmemmap_shift;
 	struct page *page;
 
+	ntcheck_cached_store(&head->flags, sizeof(head->flags),
+			     "__SetPageHead()");
 	__SetPageHead(head);
 
 	if (copy == MEMMAP_SLOW) {
@@ -531,6 +559,7 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 	 * their copies must not land after it.
 	 */
 	memmap_drain(m, copy, MEMMAP_DRAIN_BEFORE_PREP_HEAD);
+	ntcheck_prep_compound_head(l, head, order);
 	prep_compound_head(l, head, order);
 }
 
@@ -597,6 +626,7 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 
 		/* memmap_init_compound() starts with a store to the head */
 		memmap_drain(m, copy, MEMMAP_DRAIN_BEFORE_COMPOUND);
+		ntcheck_publish("memmap_init_compound()");
 
 		/*
 		 * The kernel initialises whole folios: namespaces are
@@ -609,6 +639,7 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 	}
 out:
 	memmap_drain(m, copy, MEMMAP_DRAIN_BEFORE_RETURN);
+	ntcheck_publish("the return of memmap_init_zone_device()");
 
 	pageblock_migratetype_init_range(m, start_pfn, nr_pages,
 					 MIGRATE_MOVABLE);

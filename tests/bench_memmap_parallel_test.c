@@ -459,4 +459,5 @@ static const struct kunit_case bench_memmap_parallel_cases[] = {
 
 KUNIT_SUITE_DEFINE(bench_memmap_parallel_suite, "bench_memmap_parallel",
 		   bench_memmap_parallel_cases,
-		   .strategy_name = memmap_strategy_name_at);
+		   .strategy_name = memmap_strategy_name_at,
+		   .flags = KUNIT_SUITE_TIMED);

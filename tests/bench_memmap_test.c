@@ -687,7 +687,8 @@ static const struct kunit_case bench_memmap_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(bench_limit_suite, "bench_limit", bench_limit_cases,
-		   .suite_init = bench_init);
+		   .suite_init = bench_init, .flags = KUNIT_SUITE_TIMED);
 KUNIT_SUITE_DEFINE(bench_memmap_suite, "bench_memmap_init",
 		   bench_memmap_cases, .suite_init = bench_init,
-		   .strategy_name = memmap_strategy_name_at);
+		   .strategy_name = memmap_strategy_name_at,
+		   .flags = KUNIT_SUITE_TIMED);

@@ -545,4 +545,5 @@ static const struct kunit_case bench_nocache_cases[] = {
 KUNIT_SUITE_DEFINE(bench_nocache_suite, SUITE, bench_nocache_cases,
 		   .suite_init = nc_init, .suite_exit = nc_exit,
 		   .strategy_name = nc_method_name,
-		   .cpu_needs = KUNIT_NEEDS_SSE2);
+		   .cpu_needs = KUNIT_NEEDS_SSE2,
+		   .flags = KUNIT_SUITE_TIMED);

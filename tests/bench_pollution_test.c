@@ -444,4 +444,5 @@ static const struct kunit_case bench_pollution_cases[] = {
 KUNIT_SUITE_DEFINE(bench_pollution_suite, SUITE, bench_pollution_cases,
 		   .suite_init = pl_init, .suite_exit = pl_exit,
 		   .strategy_name = memmap_strategy_name_at,
-		   .cpu_needs = KUNIT_NEEDS_SSE2);
+		   .cpu_needs = KUNIT_NEEDS_SSE2,
+		   .flags = KUNIT_SUITE_TIMED);

@@ -11,6 +11,7 @@
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
+#include "lib/ntcheck.h"
 #include "lib/string.h"
 #include "tests/copy_lines.h"
 #include "tests/copy_matrix.h"
@@ -157,11 +158,112 @@ static void each_method_keeps_data(struct kunit *test)
 	plat_free(ref, len);
 }
 
+static enum ntcheck_op method_op(enum clean_cache_method m)
+{
+	return m == CLEAN_CACHE_CLWB	   ? NTCHECK_CLWB :
+	       m == CLEAN_CACHE_CLFLUSHOPT ? NTCHECK_CLFLUSHOPT :
+					     NTCHECK_CLFLUSH;
+}
+
+/*
+ * One (address, size) with method @m: the instructions really executed,
+ * as the checker traced them, are one @m per line from ALIGN_DOWN(addr)
+ * while below addr + size, in order; CLWB and CLFLUSHOPT leave exactly
+ * those lines pending until an SFENCE, CLFLUSH leaves none.
+ */
+static bool method_walk_ok(struct kunit *test, enum clean_cache_method m,
+			   struct ntcheck_trace *t, uptr addr, size_t size)
+{
+	const uptr line = clean_cache_line_size();
+	const uptr first = ALIGN_DOWN(addr, line);
+	const unsigned int want = (unsigned int)(
+		size ? (ALIGN_UP(addr + size, line) - first) / line :
+		       (addr != first));
+	const bool weak = m != CLEAN_CACHE_CLFLUSH;
+	unsigned long pending;
+	unsigned int i;
+
+	sfence();
+	ntcheck_trace_start(t);
+	clean_cache_range((void *)addr, size);
+	ntcheck_trace_stop();
+	pending = ntcheck_pending_lines();
+	sfence();
+	for (i = 0; i < t->nr && i < want; i++)
+		if (t->e[i].line != first + i * line ||
+		    t->e[i].op != method_op(m))
+			break;
+	if (!t->overflow && t->nr == want && i == want &&
+	    pending == (weak ? want : 0) && !ntcheck_pending_lines())
+		return true;
+	kunit_fail_at(test, __FILE__, __LINE__,
+		      "%s at 0x%lx size %zu: %u lines written back (%s), "
+		      "expected %u from 0x%lx; first wrong entry %u (%s of "
+		      "0x%lx); %lu pending before SFENCE, expected %u",
+		      clean_cache_method_name(m), (unsigned long)addr, size,
+		      t->nr, t->overflow ? "overflow" : "complete", want,
+		      (unsigned long)first, i,
+		      i < t->nr ? ntcheck_op_name(t->e[i].op) : "none",
+		      i < t->nr ? (unsigned long)t->e[i].line : 0UL, pending,
+		      weak ? want : 0);
+	return false;
+}
+
+/*
+ * Each instruction this CPU has, checked for the lines it really writes
+ * back (not a hook called in its place): every offset over three lines,
+ * every size up to four lines and a large range.
+ */
+static void each_method_writes_back_its_lines(struct kunit *test)
+{
+	static const enum clean_cache_method methods[] = {
+		CLEAN_CACHE_CLWB, CLEAN_CACHE_CLFLUSHOPT, CLEAN_CACHE_CLFLUSH,
+	};
+	const size_t len = 64 << 10;
+	const unsigned int line = clean_cache_line_size();
+	u8 *buf = plat_alloc_aligned(len, 4096);
+	enum clean_cache_method old = clean_cache_current_method();
+	struct ntcheck_trace t = { .cap = len / 64 + 2 };
+	unsigned int tried = 0;
+
+	if (!ntcheck_active())
+		kunit_skip(test, "needs the checking build (NTB_NTCHECK)");
+	if (line != 64)
+		kunit_skip(test, "line size %u: the checker counts 64", line);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	t.e = kunit_kzalloc(test, t.cap * sizeof(*t.e));
+	KUNIT_ASSERT_NOT_NULL(test, t.e);
+	for (size_t k = 0; k < ARRAY_SIZE(methods); k++) {
+		enum clean_cache_method m = methods[k];
+		bool ok = true;
+
+		if (!clean_cache_use_method(m, NULL)) {
+			kunit_info(test, "%s: not on this CPU",
+				   clean_cache_method_name(m));
+			continue;
+		}
+		for (unsigned int off = 0; ok && off < 3 * line; off++)
+			for (size_t size = 0; ok && size <= 4 * line + 1;
+			     size++)
+				ok = method_walk_ok(test, m, &t,
+						    (uptr)buf + line + off,
+						    size);
+		if (ok)
+			ok = method_walk_ok(test, m, &t, (uptr)buf + 3,
+					    len - 3 - line);
+		tried++;
+	}
+	clean_cache_use_method(old, NULL);
+	KUNIT_EXPECT_GE(test, tried, 1u);
+	plat_free(buf, len);
+}
+
 static const struct kunit_case clean_cache_cases[] = {
 	KUNIT_CASE(method_from_cpuid),
 	KUNIT_CASE(line_size_from_cpuid),
 	KUNIT_CASE(walks_every_line),
 	KUNIT_CASE(each_method_keeps_data),
+	KUNIT_CASE(each_method_writes_back_its_lines),
 };
 
 KUNIT_SUITE_DEFINE(clean_cache_range_suite, "clean_cache_range",

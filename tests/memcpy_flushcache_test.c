@@ -9,6 +9,7 @@
 #include "arch/x86/lib/memcpy_nt.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
+#include "lib/ntcheck.h"
 #include "lib/string.h"
 #include "tests/copy_matrix.h"
 
@@ -82,6 +83,7 @@ struct code_scan {
 	unsigned int branches;		/* anything else that branches */
 	bool ret;			/* reached the return */
 	bool calls_generic;		/* a call/jmp lands on the generic */
+	unsigned int recorder_calls;	/* calls to the ntcheck recorder */
 	int unknown_at;			/* offset of an undecoded byte, or -1 */
 	u8 unknown_byte;
 	size_t len;
@@ -205,6 +207,13 @@ static void scan_code(const void *fn, size_t max, struct code_scan *s)
 			if (target == (uptr)__memcpy_flushcache)
 				s->calls_generic = true;
 			i += 4;
+#ifdef NTB_NTCHECK
+			/* a checking build records every store */
+			if (op == 0xe8 && target == (uptr)__ntcheck_op) {
+				s->recorder_calls++;
+				break;
+			}
+#endif
 			if (op == 0xe8) {
 				s->calls++;
 				break;
@@ -266,6 +275,9 @@ static void expect_inline(struct kunit *test, const char *name,
 	KUNIT_EXPECT_EQ(test, s.branches, 0);
 	KUNIT_EXPECT_EQ(test, s.movnti8, sz / 8);
 	KUNIT_EXPECT_EQ(test, s.movnti4, sz % 8 ? 1u : 0u);
+	/* The checker's recorder, one call per store, or nothing at all. */
+	KUNIT_EXPECT_EQ(test, s.recorder_calls,
+			ntcheck_built() ? s.movnti8 + s.movnti4 : 0u);
 }
 
 /* The struct page sizes of seed 002 (and the smaller ones) stay inline. */

@@ -24,6 +24,7 @@
 #include "include/platform.h"
 #include "lib/glob.h"
 #include "lib/kunit.h"
+#include "lib/ntcheck.h"
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
@@ -155,7 +156,11 @@ static void smp_writer(void *arg)
 	t0 = rdtsc_ordered();
 	memmap_run(r->m);
 	t1 = rdtsc_ordered();
-	/* A plain store: only the drains inside the run order it. */
+	/*
+	 * A plain store: only the drains inside the run order it. The
+	 * memmap changes hands here: nothing may still be pending.
+	 */
+	ntcheck_publish("the hand-off to the reader CPUs");
 	__atomic_store_n(&r->published, 1, __ATOMIC_RELEASE);
 	r->write_ns = cycles_to_ns(t1 - t0);
 }

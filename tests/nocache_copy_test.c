@@ -99,6 +99,8 @@ static void cleaned_lines(struct kunit *test)
 	}
 	copy_lines_stop(old);
 out:
+	/* The copies are done: drain them before the buffer goes back. */
+	memcpy_nt_drain();
 	plat_free(buf, 4096);
 	plat_free(src, 512);
 }

@@ -5,6 +5,9 @@
  * MOVDIR64B. Each is an asm volatile with a "memory" clobber, so the
  * compiler neither drops it nor moves other memory accesses across it.
  *
+ * In a checking build each also tells lib/ntcheck.h what it did: the
+ * fences empty the CPU's pending set, CLWB/CLFLUSHOPT/MOVDIR64B add to it.
+ *
  * None of these touches an SSE/AVX register: they are safe in general code
  * built with -mgeneral-regs-only. The caller checks CPUID for the optional
  * ones (CLFLUSHOPT, CLWB, MOVDIR64B); executing them without it is #UD.
@@ -14,6 +17,7 @@
 
 #include "include/compiler.h"
 #include "include/types.h"
+#include "lib/ntcheck.h"
 
 /*
  * SFENCE: every earlier store, non-temporal ones and CLFLUSHOPT/CLWB
@@ -23,6 +27,7 @@
 static __always_inline void sfence(void)
 {
 	asm volatile("sfence" ::: "memory");
+	ntcheck_fence(NTCHECK_SFENCE);
 }
 
 /* LFENCE: earlier instructions complete before later ones start. */
@@ -35,6 +40,7 @@ static __always_inline void lfence(void)
 static __always_inline void mfence(void)
 {
 	asm volatile("mfence" ::: "memory");
+	ntcheck_fence(NTCHECK_MFENCE);
 }
 
 /*
@@ -46,16 +52,19 @@ static __always_inline void mfence(void)
 static __always_inline void clflush(volatile void *p)
 {
 	asm volatile("clflush %0" : "+m"(*(volatile char *)p) : : "memory");
+	ntcheck_op((const void *)p, 1, NTCHECK_CLFLUSH);
 }
 
 static __always_inline void clflushopt(volatile void *p)
 {
 	asm volatile("clflushopt %0" : "+m"(*(volatile char *)p) : : "memory");
+	ntcheck_op((const void *)p, 1, NTCHECK_CLFLUSHOPT);
 }
 
 static __always_inline void clwb(volatile void *p)
 {
 	asm volatile("clwb %0" : "+m"(*(volatile char *)p) : : "memory");
+	ntcheck_op((const void *)p, 1, NTCHECK_CLWB);
 }
 
 /*
@@ -76,6 +85,7 @@ static __always_inline void movdir64b(void *dst, const void *src)
 		     : "=m"(*__d)
 		     : "r"(__d), "m"(*__s)
 		     : "memory");
+	ntcheck_op(dst, 64, NTCHECK_MOVDIR64B);
 }
 
 #endif

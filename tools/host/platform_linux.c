@@ -205,11 +205,64 @@ unsigned int plat_cpu_count(void)
 	return host_nr_cpus ? host_nr_cpus : 1;
 }
 
+/* The run-on-CPU number a thread stands for: 0 unless a worker's. */
+static __thread unsigned int host_this_cpu;
+
+unsigned int plat_this_cpu(void)
+{
+	return host_this_cpu;
+}
+
+#ifdef __SANITIZE_ADDRESS__
+void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out_buf,
+			      size_t out_buf_size);
+#endif
+
+/*
+ * With the sanitizer runtime's symbolizer: the innermost frame (the store
+ * itself), the first frame outside arch/x86 that inlined it (which copy)
+ * and the function it all was inlined into, e.g. "movnti_store_u64
+ * arch/x86/lib/memcpy_flushcache.h:65 via tmpl_copy_page mm/mm_init.c:389
+ * in memmap_init_MEMMAP_TMPL_NT_FIXED_PAGE_LAYOUT_64".
+ */
+void plat_symbolize(uptr ip, char *buf, size_t len)
+{
+#ifdef __SANITIZE_ADDRESS__
+	char frames[1024];
+	const char *f[32];
+	int n = 0, via = -1;
+
+	frames[0] = frames[1] = '\0';
+	/* Frames of the inline chain, each "\0"-ended, "\0\0" at the end. */
+	__sanitizer_symbolize_pc((void *)(ip - 1), "%f %S", frames,
+				 sizeof(frames) - 1);
+	frames[sizeof(frames) - 1] = frames[sizeof(frames) - 2] = '\0';
+	for (const char *p = frames; *p && n < 32; p += strlen(p) + 1)
+		f[n++] = p;
+	if (n && strncmp(f[0], "<null>", 6)) {
+		for (int i = 1; i < n - 1 && via < 0; i++)
+			if (!strstr(f[i], " arch/x86/"))
+				via = i;
+		if (n == 1)
+			snprintf(buf, len, "%s", f[0]);
+		else if (via < 0)
+			snprintf(buf, len, "%s in %.*s", f[0],
+				 (int)strcspn(f[n - 1], " "), f[n - 1]);
+		else
+			snprintf(buf, len, "%s via %s in %.*s", f[0], f[via],
+				 (int)strcspn(f[n - 1], " "), f[n - 1]);
+		return;
+	}
+#endif
+	snprintf(buf, len, "ip 0x%lx", (unsigned long)(ip - 1));
+}
+
 static void *host_work_thread(void *p)
 {
 	struct host_work *w = p;
 	cpu_set_t set;
 
+	host_this_cpu = (unsigned int)(w - host_work);
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);

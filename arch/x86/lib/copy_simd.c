@@ -31,12 +31,13 @@ static __always_inline size_t nt_head(uptr d, uptr s, size_t n, size_t align)
 __simd_text __attribute__((target("sse2")))
 void memcpy_sse2_nt(void *dst, const void *src, size_t n)
 {
-	uptr d = (uptr)dst, s = (uptr)src;
+	uptr d = (uptr)dst, s = (uptr)src, bulk;
 	size_t head = nt_head(d, s, n, 16);
 
 	d += head;
 	s += head;
 	n -= head;
+	bulk = d;
 	for (; n >= 64; n -= 64, d += 64, s += 64)
 		asm volatile("movdqu    (%1), %%xmm0\n\t"
 			     "movdqu  16(%1), %%xmm1\n\t"
@@ -55,6 +56,7 @@ void memcpy_sse2_nt(void *dst, const void *src, size_t n)
 			     :
 			     : "r"(d), "r"(s)
 			     : "memory", "xmm0");
+	ntcheck_op((void *)bulk, d - bulk, NTCHECK_MOVNTDQ);
 	if (n)
 		__memcpy_flushcache((void *)d, (const void *)s, n);
 }
@@ -62,12 +64,13 @@ void memcpy_sse2_nt(void *dst, const void *src, size_t n)
 __simd_text __attribute__((target("avx")))
 void memcpy_avx_nt(void *dst, const void *src, size_t n)
 {
-	uptr d = (uptr)dst, s = (uptr)src;
+	uptr d = (uptr)dst, s = (uptr)src, bulk;
 	size_t head = nt_head(d, s, n, 32);
 
 	d += head;
 	s += head;
 	n -= head;
+	bulk = d;
 	for (; n >= 128; n -= 128, d += 128, s += 128)
 		asm volatile("vmovdqu    (%1), %%ymm0\n\t"
 			     "vmovdqu  32(%1), %%ymm1\n\t"
@@ -87,6 +90,7 @@ void memcpy_avx_nt(void *dst, const void *src, size_t n)
 			     : "r"(d), "r"(s)
 			     : "memory", "xmm0");
 	asm volatile("vzeroupper" ::: "memory");
+	ntcheck_op((void *)bulk, d - bulk, NTCHECK_VMOVNTDQ_YMM);
 	if (n)
 		__memcpy_flushcache((void *)d, (const void *)s, n);
 }
@@ -94,12 +98,13 @@ void memcpy_avx_nt(void *dst, const void *src, size_t n)
 __simd_text __attribute__((target("avx512f")))
 void memcpy_avx512_nt(void *dst, const void *src, size_t n)
 {
-	uptr d = (uptr)dst, s = (uptr)src;
+	uptr d = (uptr)dst, s = (uptr)src, bulk;
 	size_t head = nt_head(d, s, n, 64);
 
 	d += head;
 	s += head;
 	n -= head;
+	bulk = d;
 	for (; n >= 256; n -= 256, d += 256, s += 256)
 		asm volatile("vmovdqu64     (%1), %%zmm0\n\t"
 			     "vmovdqu64   64(%1), %%zmm1\n\t"
@@ -119,6 +124,7 @@ void memcpy_avx512_nt(void *dst, const void *src, size_t n)
 			     : "r"(d), "r"(s)
 			     : "memory", "xmm0");
 	asm volatile("vzeroupper" ::: "memory");
+	ntcheck_op((void *)bulk, d - bulk, NTCHECK_VMOVNTDQ_ZMM);
 	if (n)
 		__memcpy_flushcache((void *)d, (const void *)s, n);
 }
@@ -148,7 +154,7 @@ void memcpy_avx512_nt(void *dst, const void *src, size_t n)
 #define AVX512_LD(reg, off) V_LD("vmovdqu64", reg, off)
 #define AVX512_ST(reg, off) V_ST("vmovntdq", reg, off)
 
-#define TMPL_FILL_BODY(size, loads, stores, exit)                            \
+#define TMPL_FILL_BODY(size, loads, stores, exit, op)                        \
 	uptr p = (uptr)dst, end;                                              \
                                                                               \
 	n -= n % size;                                                        \
@@ -159,43 +165,49 @@ void memcpy_avx512_nt(void *dst, const void *src, size_t n)
 		     : [p] "+r"(p)                                            \
 		     : [t] "r"(tmpl), [end] "r"(end)                          \
 		     : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3",        \
-		       "xmm4", "xmm5")
+		       "xmm4", "xmm5");                                       \
+	ntcheck_op(dst, n, op)
 
 __simd_text __attribute__((target("sse2")))
 void tmpl_fill_sse2_64(void *dst, const void *tmpl, size_t n)
 {
-	TMPL_FILL_BODY(64, SSE2_64(SSE2_LD), SSE2_64(SSE2_ST), "");
+	TMPL_FILL_BODY(64, SSE2_64(SSE2_LD), SSE2_64(SSE2_ST), "",
+		       NTCHECK_MOVNTDQ);
 }
 
 __simd_text __attribute__((target("sse2")))
 void tmpl_fill_sse2_80(void *dst, const void *tmpl, size_t n)
 {
-	TMPL_FILL_BODY(80, SSE2_80(SSE2_LD), SSE2_80(SSE2_ST), "");
+	TMPL_FILL_BODY(80, SSE2_80(SSE2_LD), SSE2_80(SSE2_ST), "",
+		       NTCHECK_MOVNTDQ);
 }
 
 __simd_text __attribute__((target("sse2")))
 void tmpl_fill_sse2_96(void *dst, const void *tmpl, size_t n)
 {
-	TMPL_FILL_BODY(96, SSE2_96(SSE2_LD), SSE2_96(SSE2_ST), "");
+	TMPL_FILL_BODY(96, SSE2_96(SSE2_LD), SSE2_96(SSE2_ST), "",
+		       NTCHECK_MOVNTDQ);
 }
 
 __simd_text __attribute__((target("avx")))
 void tmpl_fill_avx_64(void *dst, const void *tmpl, size_t n)
 {
-	TMPL_FILL_BODY(64, AVX_64(AVX_LD), AVX_64(AVX_ST), "vzeroupper");
+	TMPL_FILL_BODY(64, AVX_64(AVX_LD), AVX_64(AVX_ST), "vzeroupper",
+		       NTCHECK_VMOVNTDQ_YMM);
 }
 
 __simd_text __attribute__((target("avx")))
 void tmpl_fill_avx_96(void *dst, const void *tmpl, size_t n)
 {
-	TMPL_FILL_BODY(96, AVX_96(AVX_LD), AVX_96(AVX_ST), "vzeroupper");
+	TMPL_FILL_BODY(96, AVX_96(AVX_LD), AVX_96(AVX_ST), "vzeroupper",
+		       NTCHECK_VMOVNTDQ_YMM);
 }
 
 __simd_text __attribute__((target("avx512f")))
 void tmpl_fill_avx512_64(void *dst, const void *tmpl, size_t n)
 {
 	TMPL_FILL_BODY(64, AVX512_64(AVX512_LD), AVX512_64(AVX512_ST),
-		       "vzeroupper");
+		       "vzeroupper", NTCHECK_VMOVNTDQ_ZMM);
 }
 
 #define SSE2_FEATURES .features = CPU_FEATURE_BIT(X86_FEATURE_SSE2)

@@ -9,6 +9,7 @@
  */
 #include "arch/x86/lib/copy_template.h"
 #include "arch/x86/lib/copy_variant.h"
+#include "lib/ntcheck.h"
 
 #define TMPL_ST(insn, i) insn " %[r" #i "], " #i "*8(%[p])\n\t"
 #define TMPL_ST_64(insn)                                                     \
@@ -42,6 +43,8 @@
 			     : [p] "+r"(p)                                    \
 			     : [end] "rm"(end), TMPL_IN_##size(t)             \
 			     : "memory", "cc");                               \
+		if (nt)                                                       \
+			ntcheck_op(dst, n, NTCHECK_MOVNTI);                   \
 	}                                                                     \
 	DEFINE_COPY_VARIANT(tmpl_##kind##_##size,                             \
 		.desc = "fill from a " #size "-byte template held in "        \

@@ -22,6 +22,7 @@
 
 #include "include/compiler.h"
 #include "include/types.h"
+#include "lib/ntcheck.h"
 
 typedef u32 __attribute__((aligned(1), may_alias)) u32_unaligned;
 typedef u64 __attribute__((aligned(1), may_alias)) u64_unaligned;
@@ -52,6 +53,7 @@ static __always_inline void movnti_store_u32(void *dst, u32 v)
 		     : "=m"(*(u32_unaligned *)dst)
 		     : "r"(v)
 		     : "memory");
+	ntcheck_op(dst, 4, NTCHECK_MOVNTI);
 }
 
 static __always_inline void movnti_store_u64(void *dst, u64 v)
@@ -60,6 +62,7 @@ static __always_inline void movnti_store_u64(void *dst, u64 v)
 		     : "=m"(*(u64_unaligned *)dst)
 		     : "r"(v)
 		     : "memory");
+	ntcheck_op(dst, 8, NTCHECK_MOVNTI);
 }
 
 /* Copy 4/8/16/32/64 bytes @src -> @dst with MOVNTI stores. */
