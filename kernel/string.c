@@ -109,3 +109,13 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+
+char *strstr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncmp(hay, needle, n))
+			return (char *)hay;
+	return n ? NULL : (char *)hay;
+}

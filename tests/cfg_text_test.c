@@ -9,16 +9,6 @@
 #include "lib/kunit.h"
 #include "lib/string.h"
 
-static bool contains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *hay; hay++)
-		if (!strncmp(hay, needle, n))
-			return true;
-	return false;
-}
-
 /* Decode @raw as a cfg file, then parse it: 0 or -1 with @e filled. */
 static int cfg(struct ntb_options *o, const u8 *raw, size_t len,
 	       struct opt_error *e)
@@ -90,14 +80,14 @@ static void cfg_utf16_with_bom(struct kunit *test)
 	n = utf16(buf, "runs=9", false);
 	buf[n++] = 'x';
 	KUNIT_EXPECT_EQ(test, cfg(&o, buf, n, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "odd number of bytes"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "odd number of bytes"));
 
 	/* An unpaired surrogate. */
 	n = utf16(buf, "runs=9", false);
 	buf[n++] = 0x00;
 	buf[n++] = 0xd8;
 	KUNIT_EXPECT_EQ(test, cfg(&o, buf, n, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "surrogate"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "surrogate"));
 }
 
 static void cfg_refused_with_reason(struct kunit *test)
@@ -110,20 +100,20 @@ static void cfg_refused_with_reason(struct kunit *test)
 	/* UTF-16 whose BOM was lost. */
 	n = utf16(buf, "runs=3", false);
 	KUNIT_EXPECT_EQ(test, cfg(&o, buf + 2, n - 2, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "UTF-16 without a byte-order"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "UTF-16 without a byte-order"));
 	n = utf16(buf, "runs=3", true);
 	KUNIT_EXPECT_EQ(test, cfg(&o, buf + 2, n - 2, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "UTF-16 without a byte-order"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "UTF-16 without a byte-order"));
 
 	/* A NUL in the middle of a text file: a binary file. */
 	memcpy(buf, "runs=3\n\0suite=x\n", 16);
 	KUNIT_EXPECT_EQ(test, cfg(&o, buf, 16, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "NUL byte at offset 7"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "NUL byte at offset 7"));
 
 	/* A control character inside a word. */
 	memcpy(buf, "runs=3\x01\n", 8);
 	KUNIT_EXPECT_EQ(test, cfg(&o, buf, 8, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "control character 0x01"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "control character 0x01"));
 }
 
 /* A CR-only file (old Mac): a comment ends at the CR, not at the EOF. */
@@ -134,7 +124,7 @@ static void cfg_cr_line_ends(struct kunit *test)
 	struct opt_error e;
 
 	KUNIT_EXPECT_EQ(test, cfg(&o, mac, sizeof(mac) - 1, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "unknown key 'bogus'"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "unknown key 'bogus'"));
 }
 
 /* A long cfg is read to its end: a bad word after 64 KiB still counts. */
@@ -158,7 +148,7 @@ static void cfg_long_file_read_whole(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, n, len + 9);
 	KUNIT_EXPECT_EQ(test, options_parse(&o, out, n, "ntboot.cfg", &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "bogus"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "bogus"));
 }
 
 /* @text as UCS-2 load options, NUL terminated as firmware passes them. */
@@ -194,19 +184,19 @@ static void load_options_text(struct kunit *test)
 	w[10] = 0xfc;
 	KUNIT_EXPECT_EQ(test, load_options_decode(w, 34, out, sizeof(out),
 						  &kind, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "U+00FC at position 11"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "U+00FC at position 11"));
 
 	/* Too long for the buffer: refused, not cut. */
 	KUNIT_EXPECT_EQ(test, load_options_decode(w, ucs2(w, "suite=tsc"),
 						  out, 5, &kind, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "longer than 4"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "longer than 4"));
 
 	/* Bytes after the terminator would be unread. */
 	ucs2(w, "runs=5");
 	w[7] = 'x';
 	KUNIT_EXPECT_EQ(test, load_options_decode(w, 16, out, sizeof(out),
 						  &kind, &e), -1);
-	KUNIT_EXPECT_TRUE(test, contains(e.msg, "after the end"));
+	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "after the end"));
 	/* Zero padding after it is fine. */
 	w[7] = 0;
 	KUNIT_EXPECT_EQ(test, load_options_decode(w, 16, out, sizeof(out),
