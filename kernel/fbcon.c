@@ -4,6 +4,7 @@
 #include "kernel/font.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/summary_screen.h"
 
 enum fb_colour {
 	COL_TEXT,
@@ -33,6 +34,7 @@ static struct {
 	u8 *colour;
 	u8 line_colour;
 	bool line_start;
+	bool muted;	/* serial-only lines while the summary is dumped */
 } con;
 
 static u32 make_pixel(const struct boot_framebuffer *fb, const u8 rgb[3])
@@ -155,7 +157,7 @@ static void newline(void)
 
 void fbcon_write(const char *s, size_t len)
 {
-	if (!con.present)
+	if (!con.present || con.muted)
 		return;
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
@@ -193,33 +195,55 @@ static void put_line(u32 row, u8 colour, const char *text)
 	}
 }
 
-void fbcon_show_summary(const struct fbcon_summary *s)
+static u8 summary_colour(u8 kind)
 {
-	char line[160];
-	u32 row = 1;
-	bool failed = s->failed != 0;
+	switch (kind) {
+	case SUMMARY_DIM:
+		return COL_DIM;
+	case SUMMARY_PASS:
+		return COL_PASS;
+	case SUMMARY_FAIL:
+		return COL_FAIL;
+	case SUMMARY_SKIP:
+		return COL_SKIP;
+	default:
+		return COL_TEXT;
+	}
+}
+
+void fbcon_show_summary(const struct summary_screen_in *s, bool dump)
+{
+	static char text[(SUMMARY_MAX_COLS + 1) * 256];
+	static u8 kind[256];
+	u32 rows, cols, used, row = 1;
 
 	if (!con.present)
 		return;
 	clear_text(0);
-	ntb_snprintf(line, sizeof(line), "  ntboot %s: run finished", s->version);
-	put_line(row++, COL_TEXT, line);
-	row++;
-	ntb_snprintf(line, sizeof(line), "  %s   %u passed, %u failed, %u skipped",
-		     s->verdict, s->passed, s->failed, s->skipped);
-	put_line(row++, failed ? COL_FAIL : COL_PASS, line);
-	row++;
-	for (unsigned int i = 0; i < s->nr_failed_names && row + 3 < con.rows;
-	     i++) {
-		ntb_snprintf(line, sizeof(line), "  not ok  %s",
-			     s->failed_names[i]);
-		put_line(row++, COL_FAIL, line);
-	}
-	row++;
-	if (s->footer)
-		put_line(row++, COL_DIM, s->footer);
+	/* A row above, and one below for the halt notice. */
+	rows = min(con.rows > 2 ? con.rows - 2 : 0, (u32)ARRAY_SIZE(kind));
+	cols = min(con.cols, (u32)SUMMARY_MAX_COLS);
+	used = summary_screen_compose(s, cols, rows, text, kind);
+	for (u32 i = 0; i < used; i++)
+		put_line(row++, summary_colour(kind[i]),
+			 text + (size_t)i * (cols + 1));
 	/* Later lines (the halt notice) go below, without scrolling this. */
 	con.cx = 0;
-	con.cy = min(row + 1, con.rows - 1);
+	con.cy = min(row, con.rows - 1);
 	redraw();
+	if (!dump)
+		return;
+	/* What the shadow buffer holds, as drawn: rows 1 .. row - 1. */
+	con.muted = true;
+	kprintf("# screen: %ux%u characters, %u rows of summary\n", con.cols,
+		con.rows, used);
+	for (u32 r = 1; r < row; r++) {
+		const char *t = con.text + (size_t)r * con.cols;
+		u32 n = con.cols;
+
+		while (n && t[n - 1] == ' ')
+			n--;
+		kprintf("# screen: %.*s\n", (int)n, t);
+	}
+	con.muted = false;
 }

@@ -16,16 +16,14 @@ bool fbcon_init(const struct boot_framebuffer *fb);
 bool fbcon_present(void);
 void fbcon_write(const char *s, size_t len);
 
-struct fbcon_summary {
-	const char *version;
-	unsigned int passed, failed, skipped;
-	const char *verdict;		/* "PASS", "FAIL" */
-	const char *const *failed_names;
-	unsigned int nr_failed_names;
-	const char *footer;
-};
+#include "lib/summary_screen.h"
 
-/* Clear the screen and draw the end-of-run summary (on_finish=halt). */
-void fbcon_show_summary(const struct fbcon_summary *s);
+/*
+ * Clear the screen and draw the end-of-run summary (on_finish=halt):
+ * lib/summary_screen.c lays it out. With @dump, its text rows also go to
+ * the serial console as "# screen: ..." lines (not to the screen), so a
+ * log shows what the screen shows.
+ */
+void fbcon_show_summary(const struct summary_screen_in *s, bool dump);
 
 #endif

@@ -21,11 +21,13 @@
 #include "kernel/tsc.h"
 #include "kernel/watchdog.h"
 #include "lib/acpi.h"
+#include "lib/bench_summary.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "version.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
+#include "lib/verdict.h"
 
 static struct kunit_totals totals;
 static struct acpi_info acpi;
@@ -39,19 +41,29 @@ static void __noreturn finish(bool failed)
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
 	if (run_options.on_finish == FINISH_HALT && fbcon_present()) {
-		struct fbcon_summary s = {
+		struct summary_screen_in s = {
 			.version = NTB_VERSION,
+			.cpu = boot_cpu_data.brand,
 			.passed = totals.passed,
 			.failed = totals.failed,
 			.skipped = totals.skipped,
-			.verdict = failed ? "FAIL" : "PASS",
 			.failed_names = kunit_failed_names(),
 			.nr_failed_names = kunit_nr_failed_names(),
+			.verdicts = verdict_get(0),
+			.nr_verdicts = verdict_count(),
+			.dropped_verdicts = verdict_dropped(),
+			.rows = bench_summary_get(0),
+			.nr_rows = bench_summary_count(),
+			.dropped_rows = bench_summary_dropped(),
 			.footer = "  halted (on_finish=halt); the serial log "
 				  "has the full report",
 		};
 
-		fbcon_show_summary(&s);
+		/*
+		 * The screen's rows on the serial console too: a log shows
+		 * what a person at the console saw.
+		 */
+		fbcon_show_summary(&s, true);
 	}
 	kernel_finish(run_options.on_finish, failed);
 }

@@ -21,12 +21,14 @@
 #include "arch/x86/lib/memcpy_nt.h"
 #include "include/platform.h"
 #include "lib/bench.h"
+#include "lib/bench_summary.h"
 #include "lib/glob.h"
 #include "lib/kunit.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
+#include "lib/verdict.h"
 #include "mm/memmap.h"
 #include "tests/bench_util.h"
 
@@ -380,22 +382,6 @@ static void bench_limit_fills(struct kunit *test)
 	plat_free(buf, bytes);
 }
 
-/* One row of the end-of-suite table. */
-struct table_row {
-	const char *strategy;
-	unsigned int page_size;
-	unsigned int order;
-	u64 median_ns;
-	u64 pages;
-	u64 limit_ns;
-	const char *limit;
-	u64 slow_ns;
-};
-
-#define TABLE_MAX 256
-static struct table_row table[TABLE_MAX];
-static unsigned int table_rows;
-
 static void print_table(void)
 {
 	bool any_beats = false;
@@ -404,13 +390,13 @@ static void print_table(void)
 		"counted = bytes written; limit = the fastest fill)\n");
 	kunit_diag("# %-16s %5s %-9s %12s %9s %9s %8s %s\n", "strategy", "size",
 		"mode", "median_ms", "ns/page", "vs_slow", "of_limit", "limit");
-	for (unsigned int i = 0; i < table_rows; i++) {
-		const struct table_row *t = &table[i];
+	for (unsigned int i = 0; i < bench_summary_count(); i++) {
+		const struct bench_summary_row *t = bench_summary_get(i);
 		bool beats = t->limit_ns && t->median_ns < t->limit_ns;
 
 		any_beats |= beats;
 		kunit_diag("# %-16s %5u %-9s %12s %9s %8sx %7s%% %s%s\n",
-			t->strategy, t->page_size, memmap_mode_name(t->order),
+			t->strategy, t->page_size, t->mode,
 			bench_fixed(t->median_ns, 1000000, 2),
 			bench_fixed(t->median_ns, t->pages, 3),
 			t->slow_ns ? bench_fixed(t->slow_ns, t->median_ns, 2) :
@@ -451,8 +437,9 @@ static unsigned int bench_one_config(struct kunit *test,
 	u64 slow_ns = 0, limit_ns = 0, bytes;
 	unsigned long written;
 	char why[120], config[64], ctx[96];
+	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	unsigned int done = 0;
-	u32 n = 0;
+	u32 n = 0, nv = 0;
 	int best;
 
 	memmap_config_namespace(&cfg, l->id, order, ns);
@@ -543,18 +530,29 @@ static unsigned int bench_one_config(struct kunit *test,
 			plat_numa_node_of(buf), limit_ns,
 			limit_ns && r->median_ns < limit_ns);
 		bench_print_samples(r);
-		if (table_rows < TABLE_MAX)
-			table[table_rows++] = (struct table_row){
-				.strategy = contenders[i].name,
-				.page_size = l->size,
-				.order = order,
-				.median_ns = r->median_ns,
-				.pages = m.nr_initialised,
-				.limit_ns = limit_ns,
-				.limit = best >= 0 ? contenders[best].name : "-",
-				.slow_ns = slow_ns,
-			};
+		bench_summary_add(&(struct bench_summary_row){
+			.strategy = contenders[i].name,
+			.page_size = l->size,
+			.mode = memmap_mode_name(order),
+			.median_ns = r->median_ns,
+			.pages = m.nr_initialised,
+			.limit_ns = limit_ns,
+			.limit = best >= 0 ? contenders[best].name : "-",
+			.slow_ns = slow_ns,
+		});
+		vs[nv++] = (struct verdict_samples){
+			.name = contenders[i].name,
+			.ns = r->samples + 1,
+			.n = r->runs > 1 ? r->runs - 1 : 0,
+		};
 	}
+	/* The postings' claims this configuration can judge. */
+	if (nv)
+		verdict_publish(&(struct verdict_config){
+					.suite = "bench_memmap_init",
+					.page_size = l->size,
+					.mode = memmap_mode_name(order) },
+				vs, nv);
 	memmap_destroy(&m);
 	return done;
 }
@@ -571,7 +569,7 @@ static void bench_memmap_all(struct kunit *test)
 	if (!buf)
 		kunit_skip(test, "cannot allocate %zu MiB", buf_bytes >> 20);
 	init_template();
-	table_rows = 0;
+	bench_summary_reset();
 	kunit_info(test, "namespace %llu MiB (%llu pfns), runs=%u, drain=%s; "
 			 "bytes counted = bytes written to the destination; "
 			 "limit = the fastest fill of the same bytes; %u "
@@ -659,7 +657,7 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 					entries[last_best].res.median_ns,
 					entries[i].res.median_ns);
 	run_options.runs = saved_runs;
-	table_rows = 0;
+	bench_summary_reset();
 	plat_free(buf, bytes);
 }
 #endif

@@ -43,6 +43,7 @@
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
+#include "lib/verdict.h"
 #include "tests/bench_util.h"
 
 #define SUITE "bench_nocache_copy"
@@ -343,10 +344,11 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 {
 	static struct nc_contender con[NR_METHODS];
 	static struct bench_entry e[NR_METHODS];
+	static struct verdict_samples vs[NR_METHODS];
 	const struct nc_method *ref = reference_method();
 	u64 ref_ns = 0;
 	char why[64];
-	u32 n = 0;
+	u32 n = 0, nv = 0;
 
 	fill_source(chunk);
 	walk.test = test;
@@ -415,7 +417,17 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 			   nc.drain_each ? "each_chunk" : "each_run",
 			   bench_eff_mhz_key(r), plat_numa_node_of(nc.dst));
 		bench_print_samples(r);
+		vs[nv++] = (struct verdict_samples){
+			.name = con[i].j.m->name,
+			.ns = r->samples + 1,
+			.n = r->runs > 1 ? r->runs - 1 : 0,
+		};
 	}
+	if (nv)
+		verdict_publish(&(struct verdict_config){
+					.suite = SUITE, .chunk = chunk,
+					.copy_clean = ref ? ref->name : NULL },
+				vs, nv);
 	/* The posting's comparison, at the page-sized chunk it copied. */
 	for (u32 i = 0; i < n; i++) {
 		u64 nc_ns = e[i].res.median_ns;

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Verdicts on the patch postings' claims, made where the figures are
+ * measured, so a person at the console sees them without tools/report.
+ * Each claim is a speed-up, time before / time after, of two strategies
+ * (or copy methods) measured in the same rounds. The benchmarks feed the
+ * samples of runs 2..N of every contender of one configuration; each
+ * claim both of whose sides are among them is judged with the tests of
+ * lib/mannwhitney.h, by the rules of tools/report's verdict section
+ * (docs/statistics.md):
+ *
+ *   confirmed             significant (p < 0.05), in the claimed direction
+ *   not confirmed         no significant difference
+ *   reversed on this CPU  significant, the other direction
+ *   untested              fewer than 5 samples a side
+ *
+ * and printed as a "# verdict ..." line; the verdicts are kept for the
+ * end-of-run screen.
+ */
+#ifndef NTBOOT_LIB_VERDICT_H
+#define NTBOOT_LIB_VERDICT_H
+
+#include "include/types.h"
+
+/* The tests' level, parts per 10^9: 0.05. */
+#define VERDICT_ALPHA_PPB 50000000ull
+/* Ratios in millionths. */
+#define VERDICT_SCALE 1000000ull
+/* Verdicts kept for the screen. */
+#define VERDICT_MAX 32
+
+enum verdict_word {
+	VERDICT_CONFIRMED,
+	VERDICT_NOT_CONFIRMED,
+	VERDICT_REVERSED,
+	VERDICT_UNTESTED,
+};
+
+struct verdict_claim {
+	const char *subject; /* the posting */
+	const char *what;
+	const char *suite;
+	const char *mode; /* bench_memmap_init: the namespace mode */
+	u64 chunk;	  /* bench_nocache_copy: the chunk size */
+	/* NULL: the copy-then-clean method the kernel would use here. */
+	const char *before;
+	const char *after;
+	const char *posted; /* "244.28 ms -> 96.79 ms" */
+	/* The posted speed-up, num / den; den 0: no figure of its own. */
+	u64 posted_num, posted_den;
+};
+
+/* One contender of a configuration: its name and runs 2..N. */
+struct verdict_samples {
+	const char *name;
+	const u64 *ns;
+	u32 n;
+};
+
+/* Where a configuration was measured. */
+struct verdict_config {
+	const char *suite;
+	unsigned int page_size; /* bench_memmap_init */
+	const char *mode;	/* bench_memmap_init */
+	u64 chunk;		/* bench_nocache_copy */
+	const char *copy_clean; /* bench_nocache_copy: the kernel's method */
+};
+
+struct verdict {
+	const struct verdict_claim *claim;
+	struct verdict_config where;
+	const char *before, *after;
+	u32 n_before, n_after;
+	u64 before_ns, after_ns; /* medians */
+	u64 speedup;		 /* before / after, VERDICT_SCALE */
+	bool has_ci;
+	u64 ci_lo, ci_hi; /* the speed-up's 95% CI */
+	bool tested;
+	u64 p_ppb;
+	bool exact;
+	enum verdict_word word;
+};
+
+extern const struct verdict_claim verdict_claims[];
+extern const unsigned int verdict_nr_claims;
+
+const char *verdict_word_name(enum verdict_word w);
+
+/*
+ * Judge @before against @after (runs 2..N each) for @claim at @where.
+ * The samples are copied; the caller's stay as they are.
+ */
+void verdict_judge(const struct verdict_claim *claim,
+		   const struct verdict_config *where,
+		   const struct verdict_samples *before,
+		   const struct verdict_samples *after, struct verdict *v);
+
+/*
+ * Every claim whose two sides are among @n contenders of @where, judged
+ * into @out (at most @max). Returns how many.
+ */
+unsigned int verdict_feed(const struct verdict_config *where,
+			  const struct verdict_samples *c, u32 n,
+			  struct verdict *out, unsigned int max);
+
+/* The "# verdict ..." line of @v (no newline) into @buf. */
+int verdict_format(char *buf, size_t len, const struct verdict *v);
+
+/* A short row for the screen: word, lines, speed-up, interval, posted. */
+int verdict_format_short(char *buf, size_t len, const struct verdict *v);
+
+/*
+ * verdict_feed() for the benchmarks: prints each verdict as a KTAP
+ * diagnostic and keeps it for the end-of-run screen.
+ */
+void verdict_publish(const struct verdict_config *where,
+		     const struct verdict_samples *c, u32 n);
+
+/* The verdicts published so far; those past VERDICT_MAX are counted. */
+unsigned int verdict_count(void);
+const struct verdict *verdict_get(unsigned int i);
+unsigned int verdict_dropped(void);
+
+#endif
