@@ -56,6 +56,14 @@ int plat_read_active_clock(u64 *cycles, u64 *ns, const char **how);
  */
 void plat_watchdog_pet(void);
 
+/*
+ * Set the hang watchdog's timeout to @seconds (> 0) and return the one it
+ * had, or 0, changing nothing, where no watchdog runs (one CPU,
+ * watchdog=off, the hosted runner). Lets a test prove the watchdog in
+ * seconds without a short watchdog= for the whole run.
+ */
+u32 plat_watchdog_set_timeout(u32 seconds);
+
 /* NUMA node of the memory at @p: 0 on one-node machines, -1 unknown. */
 int plat_numa_node_of(const void *p);
 

@@ -39,6 +39,18 @@ u32 watchdog_timeout_s(void)
 	return wd.timeout_s;
 }
 
+u32 plat_watchdog_set_timeout(u32 seconds)
+{
+	u32 old = wd.timeout_s;
+
+	if (!watchdog_enabled() || !seconds)
+		return 0;
+	WRITE_ONCE(wd.timeout_cycles, (u64)seconds * plat_tsc_khz() * 1000);
+	wd.timeout_s = seconds;
+	plat_watchdog_pet();
+	return old;
+}
+
 int watchdog_init(u32 timeout_s)
 {
 	unsigned int n = num_online_cpus();
@@ -66,7 +78,8 @@ void watchdog_check(struct percpu *pc)
 		wd.seen_at = now;
 		return;
 	}
-	if (now - wd.seen_at < wd.timeout_cycles || READ_ONCE(wd.fired))
+	if (now - wd.seen_at < READ_ONCE(wd.timeout_cycles) ||
+	    READ_ONCE(wd.fired))
 		return;
 	/* Once per timeout: the next period starts now. */
 	wd.seen_at = now;

@@ -466,6 +466,12 @@ void plat_watchdog_pet(void)
 {
 }
 
+/* No hang watchdog in user space: a hung case is the shell's to stop. */
+u32 plat_watchdog_set_timeout(u32 seconds)
+{
+	return 0;
+}
+
 int plat_numa_node_of(const void *p)
 {
 	void *page = (void *)((uptr)p & ~(uptr)4095);
