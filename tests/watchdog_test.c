@@ -8,7 +8,7 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "lib/machine_options.h"
 
 #define TRAP_NMI 2
 /* Longer than this, and the suite would slow every boot down. */
@@ -26,13 +26,13 @@ static void watchdog_ends_a_hang(struct kunit *test)
 		kunit_skip(test, "needs the bare-metal image");
 	if (plat_cpu_count() < 2)
 		kunit_skip(test, "the watchdog needs a second CPU");
-	if (!run_options.watchdog_s ||
-	    run_options.watchdog_s > MAX_TEST_WATCHDOG_S)
+	if (!opt_watchdog ||
+	    opt_watchdog > MAX_TEST_WATCHDOG_S)
 		kunit_skip(test, "hangs on purpose to prove the watchdog: "
 			   "runs with watchdog=1..%d (now %s%u)",
 			   MAX_TEST_WATCHDOG_S,
-			   run_options.watchdog_s ? "" : "off=",
-			   run_options.watchdog_s);
+			   opt_watchdog ? "" : "off=",
+			   opt_watchdog);
 	KUNIT_EXPECT_FAULT(test, TRAP_NMI, spin_forever());
 }
 
