@@ -234,7 +234,7 @@ static void read_cfg(EFI_SYSTEM_TABLE *st, EFI_LOADED_IMAGE *li,
 		set_error(bi, "%s: no memory to decode it", bi->cfg_path);
 	} else if (cfg_text_decode(raw, size, text, text_len, &outn,
 				   "ntboot.cfg", &err) ||
-		   options_parse(&bi->options, text, outn, "ntboot.cfg",
+		   options_parse(text, outn, "ntboot.cfg",
 				 &err)) {
 		set_error(bi, "%s", err.msg);
 	}
@@ -255,7 +255,7 @@ void efi_load_options(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 	const char *words;
 	EFI_STATUS status;
 
-	options_set_defaults(&bi->options);
+	options_set_defaults();
 	status = st->BootServices->HandleProtocol(image, &li_guid,
 						  (void **)&li);
 	if (status != EFI_SUCCESS) {
@@ -284,7 +284,7 @@ void efi_load_options(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 		bi->load_options_binary = li->LoadOptionsSize;
 	} else {
 		words = load_options_skip_image(bi->load_options, file);
-		if (options_parse(&bi->options, words, strlen(words),
+		if (options_parse(words, strlen(words),
 				  "load options", &err)) {
 			set_error(bi, "%s", err.msg);
 			return;

@@ -7,8 +7,8 @@
 #include "include/boot_info.h"
 
 /*
- * Fill bi->options from the image's load options, then from ntboot.cfg in
- * the directory the image was loaded from. The first error stops parsing
+ * Set the options (lib/options.h) from the image's load options, then from
+ * ntboot.cfg in the directory the image was loaded from. The first error stops parsing
  * and is kept in bi->options_error for the kernel to report. Also records
  * the image's base and size.
  */

@@ -50,8 +50,10 @@ struct boot_info {
 	u64 stack_base;		/* the kernel stack, in loader memory */
 	u64 stack_size;
 
-	/* Options: parsed before ExitBootServices; errors reported after. */
-	struct ntb_options options;
+	/*
+	 * Options: parsed before ExitBootServices into the variables their
+	 * owners declare (lib/options.h); errors reported after.
+	 */
 	bool options_bad;
 	char options_error[256];
 	bool cfg_found;

@@ -21,24 +21,24 @@ const char *console_source_name(enum console_source s)
 	}
 }
 
-bool console_init(const struct ntb_options *o,
+bool console_init(const struct console_choice *o,
 		  const struct acpi_spcr_info *spcr, bool hypervisor)
 {
 	enum uart_access access = UART_IO;
-	u64 addr = o->console_addr;
-	u32 baud = o->console_baud;
+	u64 addr = o->addr;
+	u32 baud = o->baud;
 
 	/* Port 0xe9 means nothing on real hardware: only under a hypervisor. */
 	console.debugcon = hypervisor;
-	console.uart_requested = o->console != CONSOLE_NONE;
+	console.uart_requested = o->kind != CONSOLE_NONE;
 	if (!console.uart_requested) {
 		console.source = CONSOLE_FROM_OPTION;
 		return true;
 	}
-	if (o->console != CONSOLE_AUTO) {
+	if (o->kind != CONSOLE_AUTO) {
 		console.source = CONSOLE_FROM_OPTION;
-		access = o->console == CONSOLE_MMIO32 ? UART_MMIO32 :
-			 o->console == CONSOLE_MMIO8  ? UART_MMIO8 :
+		access = o->kind == CONSOLE_MMIO32 ? UART_MMIO32 :
+			 o->kind == CONSOLE_MMIO8  ? UART_MMIO8 :
 							UART_IO;
 	} else if (spcr) {
 		console.source = CONSOLE_FROM_SPCR;

@@ -11,7 +11,7 @@
 #include "include/types.h"
 #include "kernel/serial.h"
 #include "lib/acpi.h"
-#include "lib/options.h"
+#include "lib/machine_options.h"
 
 enum console_source {
 	CONSOLE_FROM_OPTION,	/* console= */
@@ -32,7 +32,7 @@ extern struct console_state console;
  * Set up the UART: console= when given, else the SPCR table's UART (@spcr
  * may be NULL), else COM1 at 115200. Returns false when it is missing.
  */
-bool console_init(const struct ntb_options *o,
+bool console_init(const struct console_choice *o,
 		  const struct acpi_spcr_info *spcr, bool hypervisor);
 const char *console_source_name(enum console_source s);
 

@@ -23,6 +23,8 @@
 #include "lib/acpi.h"
 #include "lib/bench_summary.h"
 #include "lib/kunit.h"
+#include "lib/machine_options.h"
+#include "lib/options.h"
 #include "lib/printf.h"
 #include "version.h"
 #include "lib/run_context.h"
@@ -40,7 +42,7 @@ static void __noreturn finish(bool failed)
 	failed = failed || totals.failed;
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
-	if (run_options.on_finish == FINISH_HALT && fbcon_present()) {
+	if (opt_on_finish == FINISH_HALT && fbcon_present()) {
 		struct summary_screen_in s = {
 			.version = NTB_VERSION,
 			.cpu = boot_cpu_data.brand,
@@ -65,7 +67,7 @@ static void __noreturn finish(bool failed)
 		 */
 		fbcon_show_summary(&s, true);
 	}
-	kernel_finish(run_options.on_finish, failed);
+	kernel_finish(opt_on_finish, failed);
 }
 
 /* A fault outside any test case, or a setup step that cannot go on. */
@@ -112,7 +114,7 @@ static void print_header(void)
 		secure_boot_name(boot->secure_boot),
 		c->has[X86_FEATURE_HYPERVISOR] ? " hypervisor=" : "",
 		c->has[X86_FEATURE_HYPERVISOR] ? c->hypervisor : "",
-		run_options.runs_id[0] ? " runs_id=" : "", run_options.runs_id);
+		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
 	kprintf("# cpu features=%s xcr0=0x%llx clflush_size=%u phys_bits=%u\n",
 		features, (unsigned long long)c->xcr0, c->clflush_size,
 		c->phys_bits);
@@ -153,7 +155,7 @@ static void print_header(void)
 			watchdog_timeout_s());
 	else
 		kprintf("# watchdog off (%s)\n",
-			!run_options.watchdog_s ? "watchdog=off" :
+			!opt_watchdog ? "watchdog=off" :
 						  "needs a second CPU");
 	kprintf("# console uart=%s,0x%llx baud=%u source=%s present=%d%s\n",
 		uart_access_name(console.uart.access), console.uart.base,
@@ -180,10 +182,10 @@ static void print_header(void)
 	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s\n",
 		boot->load_options, boot->cfg_found ? "found:" : "absent",
 		boot->cfg_found ? boot->cfg_path : "",
-		run_options.suite[0] ? run_options.suite : "all",
-		run_options.on_finish == FINISH_HALT ?
+		opt_suite[0] ? opt_suite : "all",
+		opt_on_finish == FINISH_HALT ?
 			"halt" :
-			(run_options.on_finish == FINISH_REBOOT ? "reboot" :
+			(opt_on_finish == FINISH_REBOOT ? "reboot" :
 								  "poweroff"));
 }
 
@@ -223,29 +225,6 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 		kprintf("# acpi: MADT entry runs past the table end; rest ignored\n");
 }
 
-/*
- * Under QEMU's TCG the CPU is emulated: a 100 GiB memmap would take hours
- * and its timings mean nothing. Benchmark sizes not set by the user are
- * scaled down so a plain boot stays a functional test; explicit
- * namespace= and runs= are always honoured.
- */
-#define TCG_NAMESPACE (64ull << 20)
-#define TCG_RUNS 3
-
-static void scale_for_emulator(void)
-{
-	if (!cpu_is_emulated())
-		return;
-	if (!run_options.namespace_set)
-		run_options.namespace_bytes = TCG_NAMESPACE;
-	if (!run_options.runs_set)
-		run_options.runs = TCG_RUNS;
-	kprintf("# emulated CPU (TCG): benchmark defaults scaled to "
-		"namespace=%lluM runs=%u; timings here say nothing about "
-		"silicon (set namespace= and runs= to override)\n",
-		run_options.namespace_bytes >> 20, run_options.runs);
-}
-
 void kernel_main(struct boot_info *bi)
 {
 	struct acpi_spcr_info spcr_buf;
@@ -255,9 +234,8 @@ void kernel_main(struct boot_info *bi)
 	u64 hpet, mmio[3];
 
 	boot = bi;
-	run_options = bi->options;
 	cpu_detect(&boot_cpu_data);
-	console_init(&run_options, firmware_console(&spcr_buf),
+	console_init(&opt_console, firmware_console(&spcr_buf),
 		     boot_cpu_has(X86_FEATURE_HYPERVISOR));
 
 	idt_init();
@@ -275,21 +253,21 @@ void kernel_main(struct boot_info *bi)
 		kprintf("1..0\n");
 		bail_out(bi->options_error);
 	}
-	if (!kunit_filter_matches_any(run_options.suite, &bad)) {
+	if (!kunit_filter_matches_any(opt_suite, &bad)) {
 		kprintf("1..0\n");
 		kunit_list_suites();
 		ntb_snprintf(why, sizeof(why), "suite=%s: no suite matches '%s'",
-			     run_options.suite, bad);
+			     opt_suite, bad);
 		bail_out(why);
 	}
-	if (!kunit_strategies_valid(run_options.suite, run_options.strategy,
+	if (!kunit_strategies_valid(opt_suite, opt_strategy,
 				    why, sizeof(why))) {
 		kprintf("1..0\n");
 		kunit_list_suites();
 		bail_out(why);
 	}
-	kprintf("1..%u\n", run_options.list ? 0 :
-					      kunit_count_selected(run_options.suite));
+	kprintf("1..%u\n", opt_list ? 0 :
+					      kunit_count_selected(opt_suite));
 
 	firmware_tables(&pm, &hpet);
 	mmio[0] = hpet;
@@ -308,18 +286,18 @@ void kernel_main(struct boot_info *bi)
 	cpu_detect(&boot_cpu_data);
 	clean_cache_init();
 	tsc_calibrate(hpet, &pm);
-	smp_init(&madt, run_options.smp, run_options.smp_extra_ids,
-		 run_options.nr_smp_extra_ids, &bi->map);
-	watchdog_init(run_options.watchdog_s);
+	smp_init(&madt, opt_smp, opt_smp_extra_apic_ids.v,
+		 opt_smp_extra_apic_ids.n, &bi->map);
+	watchdog_init(opt_watchdog);
 	print_header();
-	scale_for_emulator();
+	options_scale_for_platform();
 
-	if (run_options.list) {
+	if (opt_list) {
 		kunit_list_suites();
 		options_print_help();
 		finish(false);
 	}
-	kunit_run_selected(run_options.suite, 1, &totals);
+	kunit_run_selected(opt_suite, 1, &totals);
 	finish(false);
 }
 

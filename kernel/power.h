@@ -3,7 +3,7 @@
 #define NTBOOT_KERNEL_POWER_H
 
 #include "include/compiler.h"
-#include "lib/options.h"
+#include "lib/machine_options.h"
 
 /*
  * End the run as on_finish= says. Under QEMU the isa-debug-exit device

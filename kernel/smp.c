@@ -11,7 +11,7 @@
 #include "kernel/pat.h"
 #include "kernel/smp.h"
 #include "kernel/watchdog.h"
-#include "lib/options.h"
+#include "lib/machine_options.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 

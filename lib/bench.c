@@ -5,11 +5,18 @@
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/prandom.h"
-#include "lib/run_context.h"
+#include "lib/options.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 
 #define PROGRESS_INTERVAL_NS 10000000000ull
+
+/* The timing core keeps every sample: BENCH_MAX_RUNS of them. */
+DEFINE_OPTION_U32(runs, 30, 1, BENCH_MAX_RUNS,
+		  "timed runs per benchmark (30)");
+DEFINE_OPTION_U64(seed, 0, 1, ~0ull,
+		  "seed of the benchmarks' run order (repeats a run; default "
+		  "drawn)");
 
 static u64 samples[BENCH_MAX_RUNS];
 static u64 last_progress_tsc;
@@ -137,8 +144,8 @@ u64 bench_seed(void)
 {
 	static u64 drawn;
 
-	if (run_options.seed)
-		return run_options.seed;
+	if (opt_seed)
+		return opt_seed;
 	while (!drawn) {
 		/* Mix the TSC so close boots do not get close seeds. */
 		u64 x = rdtsc() * 0x9e3779b97f4a7c15ull;

@@ -16,8 +16,12 @@
 #include "include/compiler.h"
 #include "include/types.h"
 
-/* The most runs= allows (lib/options.c). */
+/* The most runs= allows. */
 #define BENCH_MAX_RUNS 1000
+
+/* runs=: timed runs per benchmark; seed=: the shuffles' seed, 0 = drawn. */
+extern u32 opt_runs;
+extern u64 opt_seed;
 
 struct bench_result {
 	u32 runs;		/* all runs, the first included */

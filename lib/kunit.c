@@ -9,13 +9,19 @@
 #include "lib/glob.h"
 #include "lib/ntcheck.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "lib/options.h"
 #include "lib/string.h"
 #include "include/platform.h"
 #include "lib/timing.h"
 
 extern const struct kunit_suite *const __start_ntb_suites[];
 extern const struct kunit_suite *const __stop_ntb_suites[];
+
+DEFINE_OPTION_STRING(suite, 256, NULL,
+		     "suites to run: comma-separated globs (memcpy*,memmap*)");
+DEFINE_OPTION_STRING(strategy, 128, NULL,
+		     "copy strategies to benchmark (globs)");
+DEFINE_OPTION_BOOL(list, false, "list the suites and stop (on/off)");
 
 static struct kunit *current_test;
 static bool in_suite;
@@ -196,13 +202,13 @@ static bool suite_strategies_selected(const struct kunit_suite *s,
 {
 	const char *name;
 
-	if (!s->strategy_name || !run_options.strategy[0])
+	if (!s->strategy_name || !opt_strategy[0])
 		return true;
 	for (unsigned int i = 0; (name = s->strategy_name(i)); i++)
-		if (glob_list_match(run_options.strategy, name))
+		if (glob_list_match(opt_strategy, name))
 			return true;
 	ntb_snprintf(reason, len, "strategy=%s selects none of its strategies "
-		     "(list=on lists them)", run_options.strategy);
+		     "(list=on lists them)", opt_strategy);
 	return false;
 }
 
@@ -396,6 +402,9 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 		skip_all = true;
 	} else if (!suite_strategies_selected(suite, reason, reason_len)) {
 		skip_all = true;
+	} else if ((suite->flags & KUNIT_SUITE_PARSES_OPTIONS) &&
+		   options_stash(reason, reason_len)) {
+		skip_all = true;
 	} else if (suite->suite_init &&
 		   suite->suite_init((struct kunit_suite *)suite, reason,
 				     reason_len)) {
@@ -437,6 +446,9 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 	}
 	if (suite->suite_exit && !skip_all)
 		suite->suite_exit((struct kunit_suite *)suite);
+	/* The run's own options back, whatever the suite parsed. */
+	if (suite->flags & KUNIT_SUITE_PARSES_OPTIONS)
+		options_unstash();
 
 	kprintf("  # %s: pass:%u fail:%u skip:%u total:%zu\n", suite->name, pass,
 		fail, skip, suite->num_cases);

@@ -52,6 +52,11 @@ struct kunit_case {
  * (lib/ntcheck.h) off in a checking build; every other suite runs with it.
  */
 #define KUNIT_SUITE_TIMED 0x4
+/*
+ * The suite parses options into the run's variables: the runner sets the
+ * run's own aside before it and puts them back after (options_stash()).
+ */
+#define KUNIT_SUITE_PARSES_OPTIONS 0x8
 
 struct kunit_suite {
 	const char *name;
@@ -93,6 +98,15 @@ struct kunit_totals {
 	unsigned int failed;
 	unsigned int skipped;
 };
+
+/*
+ * The runner's options: suite= (comma-separated globs; "" = all),
+ * strategy= (globs of the strategies to run; "" = all) and list=on
+ * (list suites and options, run nothing).
+ */
+extern char opt_suite[];
+extern char opt_strategy[];
+extern bool opt_list;
 
 /*
  * Suite selection: a comma-separated list of globs ("memcpy*,memmap*");

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The option registry: every DEFINE_OPTION_*() of the tree is a pointer in
+ * the "ntb_options" section; this file walks it to parse words, reset the
+ * defaults, print the help and set the run's options aside for the
+ * suites that parse their own. The kinds share their parsers: a number,
+ * an off-or-N, an enum and an on/off are all OPT_NUMBER.
+ */
 #include "lib/options.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "include/compiler.h"
-
-struct opt_def {
-	const char *key;
-	int (*parse)(struct ntb_options *o, const char *v, size_t len,
-		     char *why, size_t whylen);
-	const char *help;
-};
 
 static bool word_eq(const char *s, size_t len, const char *lit)
 {
@@ -76,161 +76,109 @@ int parse_size(const char *s, size_t len, u64 *out)
 	return 0;
 }
 
-static int copy_string(char *dst, size_t dstlen, const char *v, size_t len,
-		       char *why, size_t whylen)
+const struct opt_word opt_bool_words[] = {
+	{ "on", 1 },	{ "off", 0 },	     { "1", 1, true },
+	{ "yes", 1, true }, { "true", 1, true }, { "0", 0, true },
+	{ "no", 0, true },  { "false", 0, true }, { NULL },
+};
+
+/* "64M", "100G", "4K", "4095": the largest binary unit that divides. */
+static void size_text(char *buf, size_t len, u64 v)
 {
-	if (len >= dstlen) {
-		ntb_snprintf(why, whylen, "longer than %zu characters",
-			     dstlen - 1);
-		return -1;
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && v && !(v & 1023)) {
+		v >>= 10;
+		u++;
 	}
-	memcpy(dst, v, len);
-	dst[len] = '\0';
-	return 0;
-}
-
-static int opt_suite(struct ntb_options *o, const char *v, size_t len,
-		     char *why, size_t whylen)
-{
-	return copy_string(o->suite, sizeof(o->suite), v, len, why, whylen);
-}
-
-static int opt_strategy(struct ntb_options *o, const char *v, size_t len,
-			char *why, size_t whylen)
-{
-	return copy_string(o->strategy, sizeof(o->strategy), v, len, why,
-			   whylen);
-}
-
-static int opt_runs_id(struct ntb_options *o, const char *v, size_t len,
-		       char *why, size_t whylen)
-{
-	for (size_t i = 0; i < len; i++) {
-		char c = v[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-		      c == '.' || c == ':')) {
-			ntb_snprintf(why, whylen,
-				     "only letters, digits and -_.: allowed");
-			return -1;
-		}
-	}
-	return copy_string(o->runs_id, sizeof(o->runs_id), v, len, why,
-			   whylen);
+	if (u < 0)
+		ntb_snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		ntb_snprintf(buf, len, "%llu%c", (unsigned long long)v,
+			     units[u]);
 }
 
 /*
- * console=ttyS0[,baud] | ttyS1..3 | io,0xPORT[,baud] | mmio,0xADDR[,baud]
- * (byte registers) | mmio32,0xADDR[,baud] (32-bit registers) | none
+ * The reason of a bad number: the declared one, else made of the words
+ * shown and the range ("expected off, all or 1..4096", "expected a
+ * number from 1 to 1000", "expected poweroff, halt or reboot").
  */
-static int opt_console(struct ntb_options *o, const char *v, size_t len,
-		       char *why, size_t whylen)
+static void number_why(const struct ntb_option *o, char *why, size_t whylen)
 {
-	static const u16 com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
-	const char *comma = memchr(v, ',', len);
-	size_t head = comma ? (size_t)(comma - v) : len;
-	const char *rest = comma ? comma + 1 : NULL;
-	size_t restlen = comma ? len - head - 1 : 0;
-	u64 baud = 115200, addr;
+	bool range = o->lo <= o->hi;
+	size_t n = 0, shown = 0, at = 0;
 
-	if (word_eq(v, len, "none")) {
-		o->console = CONSOLE_NONE;
-		return 0;
+	if (o->expect) {
+		ntb_snprintf(why, whylen, "%s", o->expect);
+		return;
 	}
-	if (head == 5 && !strncmp(v, "ttyS", 4) && v[4] >= '0' && v[4] <= '3') {
-		o->console = CONSOLE_IO;
-		o->console_addr = com_ports[v[4] - '0'];
-	} else if (word_eq(v, head, "io") || word_eq(v, head, "mmio") ||
-		   word_eq(v, head, "mmio32")) {
-		const char *c2 = rest ? memchr(rest, ',', restlen) : NULL;
-		size_t alen = c2 ? (size_t)(c2 - rest) : restlen;
-
-		if (!rest || parse_u64(rest, alen, &addr) || !addr) {
-			ntb_snprintf(why, whylen, "expected %.*s,0xADDRESS[,baud]",
-				     (int)head, v);
-			return -1;
-		}
-		if (word_eq(v, head, "io") && addr > 0xfff8) {
-			ntb_snprintf(why, whylen, "I/O port 0x%llx out of range",
-				     (unsigned long long)addr);
-			return -1;
-		}
-		o->console = word_eq(v, head, "io")	  ? CONSOLE_IO :
-			     word_eq(v, head, "mmio") ? CONSOLE_MMIO8 :
-							CONSOLE_MMIO32;
-		o->console_addr = addr;
-		rest = c2 ? c2 + 1 : NULL;
-		restlen = c2 ? restlen - alen - 1 : 0;
-	} else {
-		ntb_snprintf(why, whylen,
-			     "expected ttyS0..3, io,0xPORT, mmio,0xADDR, "
-			     "mmio32,0xADDR or none");
-		return -1;
-	}
-	if (rest && (parse_u64(rest, restlen, &baud) || baud < 50 ||
-		     baud > 115200 || 115200 % baud)) {
-		ntb_snprintf(why, whylen,
-			     "baud must divide 115200 (9600, 57600, 115200...)");
-		return -1;
-	}
-	o->console_baud = (u32)baud;
-	return 0;
-}
-
-static int opt_namespace(struct ntb_options *o, const char *v, size_t len,
-			 char *why, size_t whylen)
-{
-	u64 sz;
-
-	if (parse_size(v, len, &sz) || sz < SZ_2M || sz % 4096) {
-		ntb_snprintf(why, whylen,
-			     "expected a size of at least 2M in 4K units, like 100G");
-		return -1;
-	}
-	o->namespace_bytes = sz;
-	o->namespace_set = true;
-	return 0;
-}
-
-static int parse_bounded(const char *v, size_t len, u64 lo, u64 hi, u64 *out,
-			 char *why, size_t whylen)
-{
-	if (parse_u64(v, len, out) || *out < lo || *out > hi) {
+	for (const struct opt_word *w = o->words; w && w->word; w++)
+		shown += !w->alias;
+	if (!shown) {
 		ntb_snprintf(why, whylen, "expected a number from %llu to %llu",
-			     (unsigned long long)lo, (unsigned long long)hi);
-		return -1;
+			     (unsigned long long)o->lo,
+			     (unsigned long long)o->hi);
+		return;
 	}
-	return 0;
+	n = ntb_snprintf(why, whylen, "expected");
+	for (const struct opt_word *w = o->words; w->word && n < whylen; w++) {
+		if (w->alias)
+			continue;
+		at++;
+		n += ntb_snprintf(why + n, whylen - n, "%s%s",
+				  at == 1 ? " " :
+				  at == shown && !range ? " or " : ", ",
+				  w->word);
+	}
+	if (range && n < whylen)
+		ntb_snprintf(why + n, whylen - n, " or %llu..%llu",
+			     (unsigned long long)o->lo,
+			     (unsigned long long)o->hi);
 }
 
-static int opt_runs(struct ntb_options *o, const char *v, size_t len,
-		    char *why, size_t whylen)
+/* The parser every number, off-or-N, enum and on/off option shares. */
+static int parse_number(const struct ntb_option *o, const char *v, size_t len,
+			u64 *out, char *why, size_t whylen)
 {
-	u64 n;
-
-	/* The timing core keeps every sample: BENCH_MAX_RUNS of them. */
-	if (parse_bounded(v, len, 1, 1000, &n, why, whylen))
-		return -1;
-	o->runs = (u32)n;
-	o->runs_set = true;
-	return 0;
+	for (const struct opt_word *w = o->words; w && w->word; w++) {
+		if (word_eq(v, len, w->word)) {
+			*out = w->value;
+			return 0;
+		}
+	}
+	if (o->lo <= o->hi && !parse_u64(v, len, out) && *out >= o->lo &&
+	    *out <= o->hi)
+		return 0;
+	number_why(o, why, whylen);
+	return -1;
 }
 
-static int opt_litmus_iters(struct ntb_options *o, const char *v, size_t len,
-			    char *why, size_t whylen)
+static void store_number(const struct ntb_option *o, u64 v)
 {
-	if (parse_bounded(v, len, 1, 1000000000000ull, &o->litmus_iters, why,
-			  whylen))
-		return -1;
-	o->litmus_iters_set = true;
-	return 0;
+	switch (o->size) {
+	case 1:
+		*(u8 *)o->var = (u8)v;
+		break;
+	case 4:
+		*(u32 *)o->var = (u32)v;
+		break;
+	default:
+		*(u64 *)o->var = v;
+		break;
+	}
 }
 
-static int opt_seed(struct ntb_options *o, const char *v, size_t len,
-		    char *why, size_t whylen)
+static u64 load_number(const struct ntb_option *o)
 {
-	return parse_bounded(v, len, 1, ~0ull, &o->seed, why, whylen);
+	switch (o->size) {
+	case 1:
+		return *(const u8 *)o->var;
+	case 4:
+		return *(const u32 *)o->var;
+	default:
+		return *(const u64 *)o->var;
+	}
 }
 
 /*
@@ -252,214 +200,211 @@ static bool list_next(const char *v, size_t len, size_t *pos, const char **w,
 	return true;
 }
 
-static int opt_layout(struct ntb_options *o, const char *v, size_t len,
+/* OPT_LIST into its opt_u32_list, OPT_FLAGS OR-ed into its u32. */
+static int parse_list(const struct ntb_option *o, const char *v, size_t len,
 		      char *why, size_t whylen)
 {
-	u32 n = 0;
-	size_t i = 0, wl;
-	const char *w;
-
-	while (list_next(v, len, &i, &w, &wl)) {
-		u64 sz;
-
-		if (parse_u64(w, wl, &sz) ||
-		    (sz != 64 && sz != 80 && sz != 96)) {
-			ntb_snprintf(why, whylen,
-				     "struct page sizes are 64, 80 or 96");
-			return -1;
-		}
-		if (n == OPT_LIST_MAX) {
-			ntb_snprintf(why, whylen, "at most %d sizes",
-				     OPT_LIST_MAX);
-			return -1;
-		}
-		o->layouts[n++] = (u32)sz;
-	}
-	if (!n) {
-		ntb_snprintf(why, whylen, "empty list");
-		return -1;
-	}
-	o->nr_layouts = n;
-	return 0;
-}
-
-static int opt_mode(struct ntb_options *o, const char *v, size_t len,
-		    char *why, size_t whylen)
-{
+	struct opt_u32_list l = { 0 };
 	u32 mask = 0;
 	size_t i = 0, wl;
 	const char *w;
 
 	while (list_next(v, len, &i, &w, &wl)) {
-		if (word_eq(w, wl, "fsdax")) {
-			mask |= MODE_FSDAX;
-		} else if (word_eq(w, wl, "devdax2m")) {
-			mask |= MODE_DEVDAX2M;
-		} else if (word_eq(w, wl, "devdax1g")) {
-			mask |= MODE_DEVDAX1G;
-		} else {
-			ntb_snprintf(why, whylen,
-				     "modes are fsdax, devdax2m, devdax1g");
+		u64 item;
+
+		if (parse_number(o, w, wl, &item, why, whylen))
 			return -1;
+		if (o->kind == OPT_FLAGS) {
+			mask |= (u32)item;
+			continue;
 		}
-	}
-	if (!mask) {
-		ntb_snprintf(why, whylen, "empty list");
-		return -1;
-	}
-	o->modes = mask;
-	return 0;
-}
-
-static int parse_bool(const char *v, size_t len, bool *out, char *why,
-		      size_t whylen)
-{
-	if (word_eq(v, len, "on") || word_eq(v, len, "1") ||
-	    word_eq(v, len, "yes") || word_eq(v, len, "true")) {
-		*out = true;
-		return 0;
-	}
-	if (word_eq(v, len, "off") || word_eq(v, len, "0") ||
-	    word_eq(v, len, "no") || word_eq(v, len, "false")) {
-		*out = false;
-		return 0;
-	}
-	ntb_snprintf(why, whylen, "expected on or off");
-	return -1;
-}
-
-static int opt_drain(struct ntb_options *o, const char *v, size_t len,
-		     char *why, size_t whylen)
-{
-	return parse_bool(v, len, &o->drain, why, whylen);
-}
-
-static int opt_list(struct ntb_options *o, const char *v, size_t len,
-		    char *why, size_t whylen)
-{
-	return parse_bool(v, len, &o->list, why, whylen);
-}
-
-static int opt_on_finish(struct ntb_options *o, const char *v, size_t len,
-			 char *why, size_t whylen)
-{
-	if (word_eq(v, len, "poweroff"))
-		o->on_finish = FINISH_POWEROFF;
-	else if (word_eq(v, len, "halt"))
-		o->on_finish = FINISH_HALT;
-	else if (word_eq(v, len, "reboot"))
-		o->on_finish = FINISH_REBOOT;
-	else {
-		ntb_snprintf(why, whylen, "expected poweroff, halt or reboot");
-		return -1;
-	}
-	return 0;
-}
-
-static int opt_smp(struct ntb_options *o, const char *v, size_t len,
-		   char *why, size_t whylen)
-{
-	u64 n;
-
-	if (word_eq(v, len, "off")) {
-		o->smp = SMP_OFF;
-		return 0;
-	}
-	if (word_eq(v, len, "all")) {
-		o->smp = SMP_ALL;
-		return 0;
-	}
-	if (parse_bounded(v, len, 1, 4096, &n, why, whylen)) {
-		ntb_snprintf(why, whylen, "expected off, all or 1..4096");
-		return -1;
-	}
-	o->smp = (int)n;
-	return 0;
-}
-
-static int opt_watchdog(struct ntb_options *o, const char *v, size_t len,
-			char *why, size_t whylen)
-{
-	u64 n;
-
-	if (word_eq(v, len, "off")) {
-		o->watchdog_s = 0;
-		return 0;
-	}
-	if (parse_bounded(v, len, 1, 86400, &n, why, whylen)) {
-		ntb_snprintf(why, whylen, "expected off or seconds (1..86400)");
-		return -1;
-	}
-	o->watchdog_s = (u32)n;
-	return 0;
-}
-
-static int opt_smp_extra(struct ntb_options *o, const char *v, size_t len,
-			 char *why, size_t whylen)
-{
-	u32 n = 0;
-	size_t i = 0, wl;
-	const char *w;
-
-	while (list_next(v, len, &i, &w, &wl)) {
-		u64 id;
-
-		if (parse_u64(w, wl, &id) || id > 0xfffffffe ||
-		    n == OPT_LIST_MAX) {
-			ntb_snprintf(why, whylen,
-				     "expected up to %d APIC IDs, like 7,9",
+		if (l.n == OPT_LIST_MAX) {
+			ntb_snprintf(why, whylen, "at most %d values",
 				     OPT_LIST_MAX);
 			return -1;
 		}
-		o->smp_extra_ids[n++] = (u32)id;
+		l.v[l.n++] = (u32)item;
 	}
-	o->nr_smp_extra_ids = n;
+	if ((o->kind == OPT_FLAGS ? !!mask : l.n) < o->min_items) {
+		ntb_snprintf(why, whylen, "empty list");
+		return -1;
+	}
+	if (o->kind == OPT_FLAGS)
+		*(u32 *)o->var = mask;
+	else
+		*(struct opt_u32_list *)o->var = l;
 	return 0;
 }
 
-static const struct opt_def opt_table[] = {
-	{ "suite", opt_suite, "suites to run: comma-separated globs (memcpy*,memmap*)" },
-	{ "console", opt_console,
-	  "ttyS0..3[,baud], io,0xPORT[,baud], mmio[32],0xADDR[,baud], none "
-	  "(default: ACPI SPCR, else COM1)" },
-	{ "namespace", opt_namespace, "modelled pmem namespace size (100G)" },
-	{ "runs", opt_runs, "timed runs per benchmark (30)" },
-	{ "layout", opt_layout, "struct page sizes: 64,80,96" },
-	{ "mode", opt_mode, "namespace modes: fsdax,devdax2m,devdax1g" },
-	{ "strategy", opt_strategy, "copy strategies to benchmark (globs)" },
-	{ "litmus.iters", opt_litmus_iters, "iterations per litmus test" },
-	{ "seed", opt_seed,
-	  "seed of the benchmarks' run order (repeats a run; default drawn)" },
-	{ "drain", opt_drain, "SFENCE drains in the template path (on; off is research only)" },
-	{ "on_finish", opt_on_finish, "poweroff, halt or reboot at the end" },
-	{ "smp", opt_smp, "CPUs to start: off, all or a count" },
-	{ "smp.extra_apic_ids", opt_smp_extra,
-	  "also try to start these APIC IDs (tests the report of a CPU that "
-	  "never starts)" },
-	{ "runs_id", opt_runs_id, "tag echoed in the header for lab logs" },
-	{ "watchdog", opt_watchdog,
-	  "seconds without progress before a case is declared hung (300; off)" },
-	{ "list", opt_list, "list the suites and stop (on/off)" },
-};
-
-void options_set_defaults(struct ntb_options *o)
+static int parse_string(const struct ntb_option *o, const char *v, size_t len,
+			char *why, size_t whylen)
 {
-	memset(o, 0, sizeof(*o));
-	o->console = CONSOLE_AUTO;
-	o->console_addr = 0x3f8;
-	o->console_baud = 115200;
-	o->namespace_bytes = 100ull << 30;
-	o->runs = 30;
-	o->layouts[0] = 64;
-	o->layouts[1] = 80;
-	o->layouts[2] = 96;
-	o->nr_layouts = 3;
-	o->modes = MODE_FSDAX | MODE_DEVDAX2M;
-	o->litmus_iters = 1000000;
-	o->drain = true;
-	o->on_finish = FINISH_POWEROFF;
-	o->smp = SMP_ALL;
-	o->watchdog_s = 300;
+	for (size_t i = 0; o->charset && i < len; i++) {
+		char c = v[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') ||
+		    (c && strchr(o->charset, c)))
+			continue;
+		ntb_snprintf(why, whylen,
+			     "only letters, digits and %s allowed", o->charset);
+		return -1;
+	}
+	if (len >= o->size) {
+		ntb_snprintf(why, whylen, "longer than %u characters",
+			     o->size - 1);
+		return -1;
+	}
+	memcpy(o->var, v, len);
+	((char *)o->var)[len] = '\0';
+	return 0;
+}
+
+static int parse_size_value(const struct ntb_option *o, const char *v,
+			    size_t len, char *why, size_t whylen)
+{
+	char min[24], unit[24], like[24];
+	u64 sz;
+
+	if (!parse_size(v, len, &sz) && sz >= o->lo && !(sz % o->hi)) {
+		*(u64 *)o->var = sz;
+		return 0;
+	}
+	size_text(min, sizeof(min), o->lo);
+	size_text(unit, sizeof(unit), o->hi);
+	size_text(like, sizeof(like), *(const u64 *)o->def);
+	ntb_snprintf(why, whylen,
+		     "expected a size of at least %s in %s units, like %s", min,
+		     unit, like);
+	return -1;
+}
+
+static int parse_value(struct ntb_option *o, const char *v, size_t len,
+		       char *why, size_t whylen)
+{
+	u64 n;
+
+	switch (o->kind) {
+	case OPT_NUMBER:
+		if (parse_number(o, v, len, &n, why, whylen))
+			return -1;
+		store_number(o, n);
+		return 0;
+	case OPT_SIZE:
+		return parse_size_value(o, v, len, why, whylen);
+	case OPT_STRING:
+		return parse_string(o, v, len, why, whylen);
+	case OPT_LIST:
+	case OPT_FLAGS:
+		return parse_list(o, v, len, why, whylen);
+	case OPT_CUSTOM:
+		return o->parse(o->var, v, len, why, whylen);
+	}
+	return -1;
+}
+
+void option_format(const struct ntb_option *o, char *buf, size_t len)
+{
+	const struct opt_u32_list *l = o->var;
+	size_t n = 0;
+	u64 v;
+
+	buf[0] = '\0';
+	switch (o->kind) {
+	case OPT_NUMBER:
+		v = load_number(o);
+		for (const struct opt_word *w = o->words; w && w->word; w++) {
+			if (!w->alias && (w->value == v ||
+					  (o->size == 4 && (u32)w->value == v))) {
+				ntb_snprintf(buf, len, "%s", w->word);
+				return;
+			}
+		}
+		ntb_snprintf(buf, len, "%llu", (unsigned long long)v);
+		return;
+	case OPT_SIZE:
+		size_text(buf, len, *(const u64 *)o->var);
+		return;
+	case OPT_STRING:
+		ntb_snprintf(buf, len, "%s", (const char *)o->var);
+		return;
+	case OPT_LIST:
+		for (u32 i = 0; i < l->n && n < len; i++)
+			n += ntb_snprintf(buf + n, len - n, "%s%u",
+					  i ? "," : "", l->v[i]);
+		return;
+	case OPT_FLAGS:
+		v = *(const u32 *)o->var;
+		for (const struct opt_word *w = o->words; w->word && n < len;
+		     w++)
+			if (!w->alias && (v & w->value) == w->value)
+				n += ntb_snprintf(buf + n, len - n, "%s%s",
+						  n ? "," : "", w->word);
+		return;
+	case OPT_CUSTOM:
+		ntb_snprintf(buf, len, "%s", o->set ? "(set)" : "(default)");
+		return;
+	}
+}
+
+void options_set_defaults(void)
+{
+	struct ntb_option *o;
+
+	for_each_option(o) {
+		memcpy(o->var, o->def, o->size);
+		o->set = false;
+	}
+}
+
+struct ntb_option *options_find(const char *key, size_t len)
+{
+	struct ntb_option *o;
+
+	/* Whole keys only: "sui=" or "suites=" is not "suite=". */
+	for_each_option(o)
+		if (word_eq(key, len, o->key))
+			return o;
+	return NULL;
+}
+
+/* Room for every option's variable and its set flag. */
+#define STASH_BYTES 2048
+static u8 stash[STASH_BYTES];
+static bool stashed;
+
+int options_stash(char *why, size_t len)
+{
+	struct ntb_option *o;
+	size_t n = 0;
+
+	for_each_option(o) {
+		if (n + o->size + 1 > sizeof(stash)) {
+			ntb_snprintf(why, len, "the options need more than "
+				     "%u bytes to be set aside", STASH_BYTES);
+			return -1;
+		}
+		memcpy(stash + n, o->var, o->size);
+		stash[n + o->size] = o->set;
+		n += o->size + 1;
+	}
+	stashed = true;
+	return 0;
+}
+
+void options_unstash(void)
+{
+	struct ntb_option *o;
+	size_t n = 0;
+
+	if (!stashed)
+		return;
+	for_each_option(o) {
+		memcpy(o->var, stash + n, o->size);
+		o->set = stash[n + o->size];
+		n += o->size + 1;
+	}
+	stashed = false;
 }
 
 /* Echo at most this much of a word in a message: the reason must fit. */
@@ -489,13 +434,17 @@ static void echo(char *dst, size_t dstlen, const char *s, size_t len)
 	dst[n] = '\0';
 }
 
-int options_parse_word(struct ntb_options *o, const char *word, size_t len,
-		       const char *source, struct opt_error *err)
+/*
+ * One "key=value" word. @as_default: a value for an option no word set,
+ * which stays unset (the platform scaling); a set option is left alone.
+ */
+static int parse_word(const char *word, size_t len, const char *source,
+		      struct opt_error *err, bool as_default)
 {
 	const char *eq = memchr(word, '=', len);
 	char w[ECHO_MAX + 16], k[ECHO_MAX + 16];
-	size_t klen, vlen;
-	const char *v;
+	struct ntb_option *o;
+	size_t klen;
 	char why[160] = "";
 
 	echo(w, sizeof(w), word, len);
@@ -505,24 +454,28 @@ int options_parse_word(struct ntb_options *o, const char *word, size_t len,
 		return -1;
 	}
 	klen = eq - word;
-	v = eq + 1;
-	vlen = len - klen - 1;
-	/* Whole keys only: "sui=" or "suites=" is not "suite=". */
-	for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++) {
-		if (!word_eq(word, klen, opt_table[i].key))
-			continue;
-		if (opt_table[i].parse(o, v, vlen, why, sizeof(why))) {
-			ntb_snprintf(err->msg, sizeof(err->msg),
-				     "%s: bad value in '%s': %s", source, w,
-				     why);
-			return -1;
-		}
-		return 0;
+	o = options_find(word, klen);
+	if (!o) {
+		echo(k, sizeof(k), word, klen);
+		ntb_snprintf(err->msg, sizeof(err->msg),
+			     "%s: unknown key '%s' in '%s'", source, k, w);
+		return -1;
 	}
-	echo(k, sizeof(k), word, klen);
-	ntb_snprintf(err->msg, sizeof(err->msg),
-		     "%s: unknown key '%s' in '%s'", source, k, w);
-	return -1;
+	if (as_default && o->set)
+		return 0;
+	if (parse_value(o, eq + 1, len - klen - 1, why, sizeof(why))) {
+		ntb_snprintf(err->msg, sizeof(err->msg),
+			     "%s: bad value in '%s': %s", source, w, why);
+		return -1;
+	}
+	o->set = !as_default;
+	return 0;
+}
+
+int options_parse_word(const char *word, size_t len, const char *source,
+		       struct opt_error *err)
+{
+	return parse_word(word, len, source, err, false);
 }
 
 static bool is_blank(char c)
@@ -536,8 +489,8 @@ static bool is_line_end(char c)
 	return c == '\n' || c == '\r';
 }
 
-int options_parse(struct ntb_options *o, const char *text, size_t len,
-		  const char *source, struct opt_error *err)
+static int parse_text(const char *text, size_t len, const char *source,
+		      struct opt_error *err, bool as_default)
 {
 	size_t i = 0;
 
@@ -566,15 +519,28 @@ int options_parse(struct ntb_options *o, const char *text, size_t len,
 			}
 			i++;
 		}
-		if (options_parse_word(o, text + start, i - start, source, err))
+		if (parse_word(text + start, i - start, source, err,
+			       as_default))
 			return -1;
 	}
 	return 0;
 }
 
+int options_parse(const char *text, size_t len, const char *source,
+		  struct opt_error *err)
+{
+	return parse_text(text, len, source, err, false);
+}
+
+int options_parse_defaults(const char *text, struct opt_error *err)
+{
+	return parse_text(text, strlen(text), "defaults", err, true);
+}
+
 void options_print_help(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
-		kprintf("# option %s=  %s\n", opt_table[i].key,
-			opt_table[i].help);
+	struct ntb_option *o;
+
+	for_each_option(o)
+		kprintf("# option %s=  %s\n", o->key, o->help);
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "lib/run_context.h"
+#include "lib/options.h"
 
-struct ntb_options run_options;
+DEFINE_OPTION_STRING(runs_id, 64, "-_.:",
+		     "tag echoed in the header for lab logs");

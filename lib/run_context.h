@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What a suite may ask about the run it is part of: the options in force.
- * Set once by the image's kernel_main or the host runner's main, before
- * any suite runs.
+ * The run as a whole: runs_id=, the tag a lab gives a run, echoed in the
+ * header line of the image and of the hosted runner.
  */
 #ifndef NTBOOT_LIB_RUN_CONTEXT_H
 #define NTBOOT_LIB_RUN_CONTEXT_H
 
-#include "lib/options.h"
-
-extern struct ntb_options run_options;
+extern char opt_runs_id[];
 
 #endif

@@ -27,7 +27,7 @@
 #include "lib/glob.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "tests/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
@@ -218,13 +218,13 @@ static unsigned int next_count(unsigned int k, unsigned int n)
 
 static u32 bench_runs(void)
 {
-	return run_options.runs;
+	return opt_runs;
 }
 
 static bool strategy_wanted(const char *name)
 {
-	if (run_options.strategy[0])
-		return glob_list_match(run_options.strategy, name);
+	if (opt_strategy[0])
+		return glob_list_match(opt_strategy, name);
 	for (unsigned int i = 0; i < ARRAY_SIZE(default_strategies); i++)
 		if (!strcmp(default_strategies[i], name))
 			return true;
@@ -335,7 +335,7 @@ static void par_report(struct kunit *test, const struct memmap_strategy *s,
 			one_cpu_ns ? bench_fixed(one_cpu_ns,
 						 res->median_ns ?: 1, 2) :
 				     "na",
-			run_options.drain ? "on" : "off");
+			opt_drain ? "on" : "off");
 		bench_print_samples(res);
 	}
 	if (best_k)
@@ -397,7 +397,7 @@ static void parallel_init_scaling(struct kunit *test)
 {
 	static const u32 modes[] = {MODE_FSDAX, MODE_DEVDAX2M, MODE_DEVDAX1G};
 	const struct page_layout *l =
-		page_layout_for_size(run_options.layouts[0]);
+		page_layout_for_size(opt_layout.v[0]);
 	unsigned int n = plat_cpu_count();
 	size_t r_bytes = sizeof(struct par_run) + n * sizeof(struct par_worker);
 	struct par_run *r;
@@ -418,7 +418,7 @@ static void parallel_init_scaling(struct kunit *test)
 		   "destination; %u rounds over every strategy and CPU "
 		   "count, each in a shuffled order, seed=%llu",
 		   ns >> 20, l->size, bench_runs(), n,
-		   run_options.drain ? "on" : "off (research mode)",
+		   opt_drain ? "on" : "off (research mode)",
 		   bench_runs(), seed);
 
 	for (unsigned int mi = 0; mi < ARRAY_SIZE(modes) && !r->stuck; mi++) {
@@ -427,7 +427,7 @@ static void parallel_init_scaling(struct kunit *test)
 		char why[160];
 		int order = memmap_mode_order(modes[mi]);
 
-		if (!(run_options.modes & modes[mi]) || order < 0)
+		if (!(opt_mode & modes[mi]) || order < 0)
 			continue;
 		if (ns < (4096ull << order)) {
 			kunit_info(test,
@@ -437,7 +437,7 @@ static void parallel_init_scaling(struct kunit *test)
 			continue;
 		}
 		memmap_config_namespace(&cfg, l->id, order, ns);
-		cfg.drain = run_options.drain;
+		cfg.drain = opt_drain;
 		if (memmap_create(&m, &cfg, NULL, 0, why, sizeof(why))) {
 			kunit_fail_at(test, __FILE__, __LINE__, "%s: %s",
 				      memmap_mode_name(order), why);

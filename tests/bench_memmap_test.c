@@ -26,7 +26,7 @@
 #include "lib/kunit.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "tests/memmap_case.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 #include "mm/memmap.h"
@@ -339,8 +339,8 @@ static unsigned int max_layout_size(void)
 {
 	unsigned int m = 64;
 
-	for (u32 i = 0; i < run_options.nr_layouts; i++)
-		m = max(m, run_options.layouts[i]);
+	for (u32 i = 0; i < opt_layout.n; i++)
+		m = max(m, opt_layout.v[i]);
 	return m;
 }
 
@@ -366,11 +366,11 @@ static void bench_limit_fills(struct kunit *test)
 	kunit_info(test, "bytes counted = bytes written to the destination; "
 			 "region = the memmap of a %llu MiB namespace at 64 bytes "
 			 "per struct page; %u rounds, shuffled, seed=%llu",
-		   ns >> 20, run_options.runs, seed);
+		   ns >> 20, opt_runs, seed);
 	ntb_snprintf(ctx, sizeof(ctx), " namespace_mib=%llu", ns >> 20);
 	add_fills(test, contenders, entries, &n, buf, bytes, "page_size=64",
 		  seed);
-	if (n && !bench_interleave(entries, n, run_options.runs, seed,
+	if (n && !bench_interleave(entries, n, opt_runs, seed,
 				   "bench_limit")) {
 		best = fastest_fill(contenders, entries, n);
 		print_limit_line("bench_limit", "page_size=64", contenders,
@@ -415,7 +415,7 @@ static void print_table(void)
 
 static bool strategy_selected(const char *name)
 {
-	return glob_list_match(run_options.strategy, name);
+	return glob_list_match(opt_strategy, name);
 }
 
 /*
@@ -443,7 +443,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	int best;
 
 	memmap_config_namespace(&cfg, l->id, order, ns);
-	cfg.drain = run_options.drain;
+	cfg.drain = opt_drain;
 	if (memmap_create(&m, &cfg, buf, buf_bytes, why, sizeof(why))) {
 		kunit_fail_at(test, __FILE__, __LINE__, "page_size=%u %s: %s",
 			      l->size, memmap_mode_name(order), why);
@@ -480,7 +480,7 @@ static unsigned int bench_one_config(struct kunit *test,
 		contender_entry(&entries[n], &contenders[n]);
 		n++;
 	}
-	if (!n || bench_interleave(entries, n, run_options.runs, seed,
+	if (!n || bench_interleave(entries, n, opt_runs, seed,
 				   "bench_memmap_init")) {
 		memmap_destroy(&m);
 		return 0;
@@ -526,7 +526,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			bench_gbps(bytes, r->median_ns),
 			limit_ns ? bench_fixed(limit_ns, r->median_ns, 3) : "0",
 			best >= 0 ? contenders[best].name : "none",
-			run_options.drain ? "on" : "off", bench_eff_mhz_key(r),
+			opt_drain ? "on" : "off", bench_eff_mhz_key(r),
 			plat_numa_node_of(buf), limit_ns,
 			limit_ns && r->median_ns < limit_ns);
 		bench_print_samples(r);
@@ -574,17 +574,17 @@ static void bench_memmap_all(struct kunit *test)
 			 "bytes counted = bytes written to the destination; "
 			 "limit = the fastest fill of the same bytes; %u "
 			 "rounds, each in a shuffled order, seed=%llu",
-		   ns >> 20, ns / 4096, run_options.runs,
-		   run_options.drain ? "on" : "off (research mode)",
-		   run_options.runs, seed);
-	for (u32 li = 0; li < run_options.nr_layouts; li++) {
+		   ns >> 20, ns / 4096, opt_runs,
+		   opt_drain ? "on" : "off (research mode)",
+		   opt_runs, seed);
+	for (u32 li = 0; li < opt_layout.n; li++) {
 		const struct page_layout *l =
-			page_layout_for_size(run_options.layouts[li]);
+			page_layout_for_size(opt_layout.v[li]);
 
 		for (unsigned int mi = 0; mi < ARRAY_SIZE(modes); mi++) {
 			unsigned int order;
 
-			if (!(run_options.modes & modes[mi]))
+			if (!(opt_mode & modes[mi]))
 				continue;
 			order = memmap_mode_order(modes[mi]);
 			/* A namespace smaller than one folio has no devdax mode. */
@@ -614,12 +614,12 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 	u64 ns = 64ull << 20;
 	size_t bytes = ns / 4096 * 64;
 	void *buf = plat_alloc_aligned(bytes, BUF_ALIGN);
-	u32 saved_runs = run_options.runs;
+	u32 saved_runs = opt_runs;
 	struct kunit inner;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	init_template();
-	run_options.runs = 5;
+	opt_runs = 5;
 	for (u32 bad = 0; bad < 8; bad++) {
 		u32 bad_run = 2 + bad / 2;
 		unsigned int done;
@@ -656,7 +656,7 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 			KUNIT_EXPECT_LE(test,
 					entries[last_best].res.median_ns,
 					entries[i].res.median_ns);
-	run_options.runs = saved_runs;
+	opt_runs = saved_runs;
 	bench_summary_reset();
 	plat_free(buf, bytes);
 }

@@ -41,7 +41,7 @@
 #include "lib/kunit.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "tests/memmap_case.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 #include "tests/bench_util.h"
@@ -360,7 +360,7 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 				     m->kind == COPY_CLEAN  ? walk_clean :
 							      walk_nocache;
 
-		if (!glob_list_match(run_options.strategy, m->name))
+		if (!glob_list_match(opt_strategy, m->name))
 			continue;
 		if (!method_usable(m, why, sizeof(why))) {
 			kunit_info(test, "%s skipped: %s", m->name, why);
@@ -380,7 +380,7 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 	if (!n)
 		kunit_skip(test, "strategy=%s selects no method (%s, %s, %s, "
 				 "%s, %s)",
-			   run_options.strategy, nc_methods[0].name,
+			   opt_strategy, nc_methods[0].name,
 			   nc_methods[1].name, nc_methods[2].name,
 			   nc_methods[3].name, nc_methods[4].name);
 
@@ -471,10 +471,10 @@ static size_t pick_dest(char *why, size_t len)
 	/* 0: the platform cannot tell; the allocation below will. */
 	if (!avail)
 		room = ~0ull;
-	if (run_options.namespace_bytes < want) {
-		want = run_options.namespace_bytes;
+	if (opt_namespace < want) {
+		want = opt_namespace;
 		ntb_snprintf(why, len, "namespace=%s",
-			     bench_size_str(run_options.namespace_bytes));
+			     bench_size_str(opt_namespace));
 	}
 	if (room < want + SRC_BYTES) {
 		want = room > SRC_BYTES ? room - SRC_BYTES : 0;
@@ -513,8 +513,8 @@ static int nc_init(struct kunit_suite *suite, char *reason, size_t len)
 	}
 	nc.dst_bytes = nc.alloc_bytes = dst;
 	nc.run_bytes = dst / RUN_SHARE;
-	nc.runs = min(run_options.runs, (u32)BENCH_MAX_RUNS);
-	nc.drain_each = run_options.drain;
+	nc.runs = min(opt_runs, (u32)BENCH_MAX_RUNS);
+	nc.drain_each = opt_drain;
 
 	bench_caches_print(SUITE, &nc.caches);
 	kunit_diag("# " SUITE ": bytes counted = bytes written to the "
@@ -525,7 +525,7 @@ static int nc_init(struct kunit_suite *suite, char *reason, size_t len)
 		   why[0] ? " (scaled down from 1 GiB: " : "", why,
 		   why[0] ? ")" : "", bench_size_str(nc.run_bytes),
 		   RUN_SHARE, bench_size_str(SRC_BYTES), nc.runs,
-		   run_options.runs > nc.runs ? " (clamped: the timing core "
+		   opt_runs > nc.runs ? " (clamped: the timing core "
 						"keeps no more samples)" : "");
 	if (dst < 2 * nc.caches.llc_bytes)
 		kunit_diag("# " SUITE ": the destination is less than twice "

@@ -29,7 +29,7 @@
 #include "lib/glob.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "tests/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
@@ -311,7 +311,7 @@ static void bench_buffer(struct kunit *test, const char *name, u64 want,
 
 	pl.init_cycles_min = ~0ull;
 	for_each_memmap_strategy(s) {
-		if (!glob_list_match(run_options.strategy, s->name))
+		if (!glob_list_match(opt_strategy, s->name))
 			continue;
 		if (!memmap_strategy_usable(s, pl.m.layout, why, sizeof(why))) {
 			kunit_info(test, "%s skipped: %s", s->name, why);
@@ -371,8 +371,8 @@ static u64 pick_namespace(unsigned int page_size)
 	u64 room = avail ? bench_mem_room() / 2 : ~0ull;
 
 	pl.scaled = NULL;
-	if (run_options.namespace_bytes < want) {
-		want = run_options.namespace_bytes;
+	if (opt_namespace < want) {
+		want = opt_namespace;
 		pl.scaled = "the namespace option";
 	}
 	if (want / 4096 * page_size > room) {
@@ -385,13 +385,13 @@ static u64 pick_namespace(unsigned int page_size)
 static int pl_init(struct kunit_suite *suite, char *reason, size_t len)
 {
 	const struct page_layout *l =
-		page_layout_for_size(run_options.nr_layouts ?
-					     run_options.layouts[0] : 64);
+		page_layout_for_size(opt_layout.n ?
+					     opt_layout.v[0] : 64);
 	struct memmap_config cfg;
 
 	bench_progress_reset();
 	bench_caches_detect(&pl.caches);
-	pl.runs = min(min(run_options.runs, (u32)BENCH_MAX_RUNS),
+	pl.runs = min(min(opt_runs, (u32)BENCH_MAX_RUNS),
 		      (u32)MAX_RUNS);
 	pl.namespace_bytes = pick_namespace(l->size);
 	if (pl.namespace_bytes < SZ_2M) {
@@ -400,7 +400,7 @@ static int pl_init(struct kunit_suite *suite, char *reason, size_t len)
 	}
 	memmap_config_namespace(&cfg, l->id, MEMMAP_ORDER_FSDAX,
 				pl.namespace_bytes);
-	cfg.drain = run_options.drain;
+	cfg.drain = opt_drain;
 	if (memmap_create(&pl.m, &cfg, NULL, 0, reason, len))
 		return -1;
 	pl.have_memmap = true;
@@ -413,7 +413,7 @@ static int pl_init(struct kunit_suite *suite, char *reason, size_t len)
 		   bench_size_str(pl.caches.llc_bytes),
 		   pl.scaled ? " (limited by " : "", pl.scaled ? pl.scaled : "",
 		   pl.scaled ? ")" : "", pl.runs,
-		   run_options.runs > pl.runs ?
+		   opt_runs > pl.runs ?
 			   " (fewer than asked: each sample is a whole "
 			   "memmap init)" : "");
 	if (pl.m.bytes < 2 * pl.caches.llc_bytes)

@@ -6,7 +6,29 @@
 #include "lib/string.h"
 #include "tests/bench_util.h"
 #include "include/platform.h"
-#include "lib/run_context.h"
+
+DEFINE_OPTION_SIZE(namespace, 100ull << 30, SZ_2M, SZ_4K,
+		   "modelled pmem namespace size (100G)");
+
+static const struct opt_word layout_words[] = {
+	{ "64", 64 },
+	{ "80", 80 },
+	{ "96", 96 },
+	{ NULL },
+};
+DEFINE_OPTION_LIST(layout, "layout", layout_words, 1, 0, 1,
+		   "struct page sizes are 64, 80 or 96",
+		   "struct page sizes: 64,80,96", 64, 80, 96);
+
+static const struct opt_word mode_words[] = {
+	{ "fsdax", MODE_FSDAX },
+	{ "devdax2m", MODE_DEVDAX2M },
+	{ "devdax1g", MODE_DEVDAX1G },
+	{ NULL },
+};
+DEFINE_OPTION_FLAGS(mode, MODE_FSDAX | MODE_DEVDAX2M, mode_words,
+		    "modes are fsdax, devdax2m, devdax1g",
+		    "namespace modes: fsdax,devdax2m,devdax1g");
 
 #define DEFAULT_L2 (1ull << 20)
 #define DEFAULT_LLC (32ull << 20)
@@ -183,19 +205,19 @@ u64 bench_mem_room(void)
 
 u64 bench_fit_namespace(struct kunit *test, unsigned int page_size)
 {
-	u64 ns = run_options.namespace_bytes;
+	u64 ns = opt_namespace;
 	u64 room = bench_mem_room();
 
 	while (ns > SZ_2M && ns / 4096 * page_size > room)
 		ns /= 2;
-	if (ns != run_options.namespace_bytes)
+	if (ns != opt_namespace)
 		kunit_info(test,
 			   "namespace scaled down from %llu MiB to %llu MiB: "
 			   "its memmap of %u-byte struct pages needs %llu MiB, "
 			   "%llu MiB free",
-			   run_options.namespace_bytes >> 20, ns >> 20,
+			   opt_namespace >> 20, ns >> 20,
 			   page_size,
-			   run_options.namespace_bytes / 4096 * page_size >> 20,
+			   opt_namespace / 4096 * page_size >> 20,
 			   plat_mem_available() >> 20);
 	return ns;
 }

@@ -9,6 +9,15 @@
 #define NTBOOT_TESTS_BENCH_UTIL_H
 
 #include "include/types.h"
+#include "lib/options.h"
+
+/*
+ * The benchmarked namespace: namespace= (bytes), layout= (struct page
+ * sizes) and mode= (a mask of enum ntb_mode).
+ */
+extern u64 opt_namespace;
+extern struct opt_u32_list opt_layout;
+extern u32 opt_mode;
 
 struct kunit;
 
@@ -56,7 +65,7 @@ const char *bench_size_str(u64 bytes);
 u64 bench_mem_room(void);
 
 /*
- * The namespace to model: namespace= (run_options), halved until its
+ * The namespace to model: namespace=, halved until its
  * memmap at @page_size bytes per struct page fits bench_mem_room(); a
  * scaled namespace is said in a line of @test.
  */

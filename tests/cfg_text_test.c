@@ -5,22 +5,22 @@
  * words it holds, or is refused with a message naming what could not be
  * read. Nothing is dropped.
  */
+#include "lib/bench.h"
 #include "lib/cfg_text.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
 
 /* Decode @raw as a cfg file, then parse it: 0 or -1 with @e filled. */
-static int cfg(struct ntb_options *o, const u8 *raw, size_t len,
-	       struct opt_error *e)
+static int cfg(const u8 *raw, size_t len, struct opt_error *e)
 {
 	char out[256];
 	size_t n;
 
-	options_set_defaults(o);
+	options_set_defaults();
 	memset(e, 0, sizeof(*e));
 	if (cfg_text_decode(raw, len, out, sizeof(out), &n, "ntboot.cfg", e))
 		return -1;
-	return options_parse(o, out, n, "ntboot.cfg", e);
+	return options_parse(out, n, "ntboot.cfg", e);
 }
 
 /* @text as UTF-16LE (or BE) with a BOM, ASCII only. */
@@ -41,78 +41,75 @@ static void cfg_plain_and_utf8_bom(struct kunit *test)
 {
 	static const u8 bom[] = "\xef\xbb\xbfsuite=printf\nruns=4\n";
 	static const u8 plain[] = "# r\xc3\xa9glages\r\nruns=6\r\n";
-	struct ntb_options o;
 	struct opt_error e;
 
 	/* A UTF-8 BOM is not part of the first key. */
-	KUNIT_ASSERT_EQ(test, cfg(&o, bom, sizeof(bom) - 1, &e), 0);
-	KUNIT_EXPECT_STREQ(test, o.suite, "printf");
-	KUNIT_EXPECT_EQ(test, o.runs, 4);
+	KUNIT_ASSERT_EQ(test, cfg(bom, sizeof(bom) - 1, &e), 0);
+	KUNIT_EXPECT_STREQ(test, opt_suite, "printf");
+	KUNIT_EXPECT_EQ(test, opt_runs, 4);
 	/* UTF-8 in a comment, CRLF line ends. */
-	KUNIT_ASSERT_EQ(test, cfg(&o, plain, sizeof(plain) - 1, &e), 0);
-	KUNIT_EXPECT_EQ(test, o.runs, 6);
+	KUNIT_ASSERT_EQ(test, cfg(plain, sizeof(plain) - 1, &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_runs, 6);
 }
 
 static void cfg_utf16_with_bom(struct kunit *test)
 {
 	u8 buf[128];
-	struct ntb_options o;
 	struct opt_error e;
 	size_t n;
 
 	n = utf16(buf, "# Notepad\r\nsuite=tsc\r\nruns=7\r\n", false);
-	KUNIT_ASSERT_EQ(test, cfg(&o, buf, n, &e), 0);
-	KUNIT_EXPECT_STREQ(test, o.suite, "tsc");
-	KUNIT_EXPECT_EQ(test, o.runs, 7);
+	KUNIT_ASSERT_EQ(test, cfg(buf, n, &e), 0);
+	KUNIT_EXPECT_STREQ(test, opt_suite, "tsc");
+	KUNIT_EXPECT_EQ(test, opt_runs, 7);
 
 	n = utf16(buf, "runs=9\n", true);
-	KUNIT_ASSERT_EQ(test, cfg(&o, buf, n, &e), 0);
-	KUNIT_EXPECT_EQ(test, o.runs, 9);
+	KUNIT_ASSERT_EQ(test, cfg(buf, n, &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_runs, 9);
 
 	/* A non-ASCII character survives into the word and is named. */
 	n = utf16(buf, "suite=x", false);
 	buf[n++] = 0xe9; /* U+00E9 */
 	buf[n++] = 0x00;
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf, n, &e), 0);
-	KUNIT_EXPECT_STREQ(test, o.suite, "x\xc3\xa9");
+	KUNIT_EXPECT_EQ(test, cfg(buf, n, &e), 0);
+	KUNIT_EXPECT_STREQ(test, opt_suite, "x\xc3\xa9");
 
 	/* Half a character at the end. */
 	n = utf16(buf, "runs=9", false);
 	buf[n++] = 'x';
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf, n, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(buf, n, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "odd number of bytes"));
 
 	/* An unpaired surrogate. */
 	n = utf16(buf, "runs=9", false);
 	buf[n++] = 0x00;
 	buf[n++] = 0xd8;
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf, n, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(buf, n, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "surrogate"));
 }
 
 static void cfg_refused_with_reason(struct kunit *test)
 {
 	u8 buf[64];
-	struct ntb_options o;
 	struct opt_error e;
 	size_t n;
 
 	/* UTF-16 whose BOM was lost. */
 	n = utf16(buf, "runs=3", false);
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf + 2, n - 2, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(buf + 2, n - 2, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "UTF-16 without a byte-order"));
 	n = utf16(buf, "runs=3", true);
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf + 2, n - 2, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(buf + 2, n - 2, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "UTF-16 without a byte-order"));
 
 	/* A NUL in the middle of a text file: a binary file. */
 	memcpy(buf, "runs=3\n\0suite=x\n", 16);
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf, 16, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(buf, 16, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "NUL byte at offset 7"));
 
 	/* A control character inside a word. */
 	memcpy(buf, "runs=3\x01\n", 8);
-	KUNIT_EXPECT_EQ(test, cfg(&o, buf, 8, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(buf, 8, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "control character 0x01"));
 }
 
@@ -120,10 +117,9 @@ static void cfg_refused_with_reason(struct kunit *test)
 static void cfg_cr_line_ends(struct kunit *test)
 {
 	static const u8 mac[] = "# comment\rbogus=1\r";
-	struct ntb_options o;
 	struct opt_error e;
 
-	KUNIT_EXPECT_EQ(test, cfg(&o, mac, sizeof(mac) - 1, &e), -1);
+	KUNIT_EXPECT_EQ(test, cfg(mac, sizeof(mac) - 1, &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "unknown key 'bogus'"));
 }
 
@@ -133,7 +129,6 @@ static void cfg_long_file_read_whole(struct kunit *test)
 	size_t len = 200 * 1024, n;
 	char *raw = kunit_kzalloc(test, len + 32);
 	char *out = kunit_kzalloc(test, len * 3 / 2 + 1);
-	struct ntb_options o;
 	struct opt_error e;
 
 	KUNIT_ASSERT_NOT_NULL(test, raw);
@@ -141,13 +136,13 @@ static void cfg_long_file_read_whole(struct kunit *test)
 	raw[0] = '#';
 	memset(raw + 1, 'x', len - 1);
 	memcpy(raw + len, "\nbogus=1\n", 9);
-	options_set_defaults(&o);
+	options_set_defaults();
 	KUNIT_ASSERT_EQ(test, cfg_text_decode((u8 *)raw, len + 9, out,
 					      len * 3 / 2 + 1, &n, "ntboot.cfg",
 					      &e),
 			0);
 	KUNIT_EXPECT_EQ(test, n, len + 9);
-	KUNIT_EXPECT_EQ(test, options_parse(&o, out, n, "ntboot.cfg", &e), -1);
+	KUNIT_EXPECT_EQ(test, options_parse(out, n, "ntboot.cfg", &e), -1);
 	KUNIT_EXPECT_TRUE(test, !!strstr(e.msg, "bogus"));
 }
 
@@ -247,4 +242,5 @@ static struct kunit_case cfg_text_cases[] = {
 	KUNIT_CASE(load_options_image_word),
 };
 
-KUNIT_SUITE_DEFINE(cfg_text_suite, "cfg_text", cfg_text_cases);
+KUNIT_SUITE_DEFINE(cfg_text_suite, "cfg_text", cfg_text_cases,
+		   .flags = KUNIT_SUITE_PARSES_OPTIONS);

@@ -11,12 +11,14 @@
 #include "lib/kunit.h"
 #include "lib/timing.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "lib/options.h"
 #include "lib/string.h"
 #include "tests/litmus.h"
 
-/* The built-in default of litmus.iters (lib/options.c). */
+/* The built-in default of litmus.iters. */
 #define LITMUS_DEFAULT_ITERS 1000000ull
+DEFINE_OPTION_U64_NAMED(litmus_iters, "litmus.iters", LITMUS_DEFAULT_ITERS, 1,
+			1000000000000ull, "iterations per litmus test");
 
 /*
  * Batches grow from MIN to MAX instances while one batch takes less than
@@ -139,9 +141,9 @@ void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
 	 * slices; bare-metal CPUs with interrupts off cannot.
 	 */
 	cfg->hang_ms = virt ? LITMUS_HANG_MS_VIRT : LITMUS_HANG_MS;
-	cfg->iters = run_options.litmus_iters;
+	cfg->iters = opt_litmus_iters;
 	/* litmus.iters= given: exactly that many; else a time-capped run. */
-	cfg->timed = !run_options.litmus_iters_set;
+	cfg->timed = !option_is_set(litmus_iters);
 	cfg->run_ms = LITMUS_RUN_MS;
 	if (!cfg->timed) {
 		kprintf("  # litmus: litmus.iters=%llu: every run does exactly "

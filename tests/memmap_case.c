@@ -5,7 +5,10 @@
  */
 #include "tests/memmap_case.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "lib/options.h"
+
+DEFINE_OPTION_BOOL(drain, true,
+		   "SFENCE drains in the template path (on; off is research only)");
 
 static const enum memory_type case_types[] = {
 	MEMORY_DEVICE_FS_DAX, MEMORY_DEVICE_GENERIC, MEMORY_DEVICE_PRIVATE,
@@ -46,7 +49,7 @@ void memmap_case_config(const struct memmap_case *c,
 	 * drain=off (research) reaches the correctness suites too: with the
 	 * ordering checker they fail, naming each drain that is missing.
 	 */
-	cfg->drain = run_options.drain;
+	cfg->drain = opt_drain;
 	if (c->altmap) {
 		cfg->altmap = true;
 		cfg->altmap_reserve = MEMMAP_CASE_RESERVE;

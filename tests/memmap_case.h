@@ -15,6 +15,9 @@
 #include "lib/kunit.h"
 #include "mm/memmap.h"
 
+/* drain=: the SFENCE drains of the template path (off: research only). */
+extern bool opt_drain;
+
 struct memmap_case {
 	enum page_layout_id layout;
 	unsigned int order;

@@ -26,7 +26,8 @@
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "tests/bench_util.h"
+#include "tests/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
@@ -285,7 +286,7 @@ static void smp_one(struct kunit *test, struct smp_run *r, struct smp_worker *w,
 {
 	struct memmap *m = r->m;
 	struct smp_totals t = {0};
-	bool must_be_clean = run_options.drain || !s->nt;
+	bool must_be_clean = opt_drain || !s->nt;
 	char why[160];
 
 	if (memmap_set_strategy(m, s->name, why, sizeof(why))) {
@@ -303,7 +304,7 @@ static void smp_one(struct kunit *test, struct smp_run *r, struct smp_worker *w,
 		"early_rounds=%u verify_fails=%u\n",
 		s->name, m->layout->size, memmap_mode_name(m->cfg.order),
 		m->nr_pfns, r->writer, r->nr_readers, t.rounds,
-		run_options.drain ? "on" : "off", s->nt,
+		opt_drain ? "on" : "off", s->nt,
 		t.rounds ? t.write_ns / t.rounds : 0, r->nr_early,
 		t.early_diffs, t.early_rounds, t.verify_fails);
 	if (t.have_bad)
@@ -338,9 +339,9 @@ static void smp_layouts(struct kunit *test, struct smp_run *r,
 			unsigned int order, unsigned long nr,
 			unsigned int rounds)
 {
-	for (u32 li = 0; li < run_options.nr_layouts && !r->stuck; li++) {
+	for (u32 li = 0; li < opt_layout.n && !r->stuck; li++) {
 		const struct page_layout *l =
-			page_layout_for_size(run_options.layouts[li]);
+			page_layout_for_size(opt_layout.v[li]);
 		const struct memmap_strategy *s;
 		struct memmap_config cfg;
 		struct memmap m;
@@ -352,7 +353,7 @@ static void smp_layouts(struct kunit *test, struct smp_run *r,
 				   order ? MEMORY_DEVICE_GENERIC
 					 : MEMORY_DEVICE_FS_DAX,
 				   MEMMAP_DEFAULT_START_PFN, nr);
-		cfg.drain = run_options.drain;
+		cfg.drain = opt_drain;
 		if (memmap_create(&m, &cfg, NULL, 0, why, sizeof(why))) {
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "page_size=%u: %s", l->size, why);
@@ -362,7 +363,7 @@ static void smp_layouts(struct kunit *test, struct smp_run *r,
 		for_each_memmap_strategy(s) {
 			if (r->stuck)
 				break;
-			if (!glob_list_match(run_options.strategy, s->name))
+			if (!glob_list_match(opt_strategy, s->name))
 				continue;
 			if (!memmap_strategy_usable(s, l, why, sizeof(why))) {
 				kunit_info(test, "%s page_size=%u skipped: %s",
@@ -382,7 +383,7 @@ static void memmap_smp_mode(struct kunit *test, u32 mode)
 	unsigned int n = plat_cpu_count(), rounds;
 	unsigned long max_pfns = cpu_is_emulated() ? SMP_MAX_PFNS_TCG : SMP_MAX_PFNS;
 	unsigned long nr =
-		min(run_options.namespace_bytes >> PAGE_SHIFT, (u64)max_pfns);
+		min(opt_namespace >> PAGE_SHIFT, (u64)max_pfns);
 	size_t early_bytes = EARLY_PAGES * MAX_STRUCT_PAGE_SIZE;
 	int order = memmap_mode_order(mode);
 	struct smp_worker *w;
@@ -390,7 +391,7 @@ static void memmap_smp_mode(struct kunit *test, u32 mode)
 
 	if (n < 2)
 		kunit_skip(test, "one CPU: nobody to read the memmap");
-	if (order < 0 || !(run_options.modes & mode))
+	if (order < 0 || !(opt_mode & mode))
 		kunit_skip(test, "%s is not in mode= (add it to run this case)",
 			   order < 0 ? "this mode" : memmap_mode_name(order));
 	rounds = slow_platform() ? SMP_ROUNDS_SLOW : SMP_ROUNDS;
@@ -418,7 +419,7 @@ static void memmap_smp_mode(struct kunit *test, u32 mode)
 		   "writer CPU %u, readers CPUs 0-%u, %lu pfns, %u "
 		   "rounds per strategy, drain=%s",
 		   r->writer, n - 2, nr, rounds,
-		   run_options.drain ? "on" : "off (research mode)");
+		   opt_drain ? "on" : "off (research mode)");
 	smp_layouts(test, r, w, n, (unsigned int)order, nr, rounds);
 	if (r->stuck)
 		return;

@@ -3,95 +3,109 @@
  * Option parsing, with every kind of bad input a user can type: each must
  * be an error naming the word and the source, never a silent default.
  */
+#include "lib/bench.h"
 #include "lib/kunit.h"
+#include "lib/machine_options.h"
 #include "lib/options.h"
+#include "lib/run_context.h"
 #include "lib/string.h"
+#include "tests/bench_util.h"
+#include "tests/memmap_case.h"
 
-static int parse(struct ntb_options *o, const char *text, struct opt_error *e)
+DECLARE_OPTION(namespace);
+DECLARE_OPTION(runs);
+
+/* From the defaults, the words of @text (the suite's own options). */
+static int parse(const char *text, struct opt_error *e)
 {
-	options_set_defaults(o);
+	options_set_defaults();
 	memset(e, 0, sizeof(*e));
-	return options_parse(o, text, strlen(text), "test", e);
+	return options_parse(text, strlen(text), "test", e);
+}
+
+/* An option's number, found by its key as the parser finds it. */
+static u64 number(struct kunit *test, const char *key)
+{
+	const struct ntb_option *o = options_find(key, strlen(key));
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_ASSERT_EQ(test, o->kind, OPT_NUMBER);
+	return o->size == 8 ? *(const u64 *)o->var : *(const u32 *)o->var;
 }
 
 static void options_defaults(struct kunit *test)
 {
-	struct ntb_options o;
-
-	options_set_defaults(&o);
-	KUNIT_EXPECT_EQ(test, o.runs, 30);
-	KUNIT_EXPECT_EQ(test, o.namespace_bytes, 100ull << 30);
-	KUNIT_EXPECT_EQ(test, o.nr_layouts, 3);
-	KUNIT_EXPECT_EQ(test, o.modes, MODE_FSDAX | MODE_DEVDAX2M);
-	KUNIT_EXPECT_TRUE(test, o.drain);
-	KUNIT_EXPECT_EQ(test, o.on_finish, FINISH_POWEROFF);
-	KUNIT_EXPECT_EQ(test, o.console_addr, 0x3f8);
-	KUNIT_EXPECT_EQ(test, o.console_baud, 115200);
-	KUNIT_EXPECT_STREQ(test, o.suite, "");
-	KUNIT_EXPECT_EQ(test, o.watchdog_s, 300);
-	KUNIT_EXPECT_FALSE(test, o.namespace_set);
+	options_set_defaults();
+	KUNIT_EXPECT_EQ(test, opt_runs, 30);
+	KUNIT_EXPECT_EQ(test, opt_namespace, 100ull << 30);
+	KUNIT_EXPECT_EQ(test, opt_layout.n, 3);
+	KUNIT_EXPECT_EQ(test, opt_mode, MODE_FSDAX | MODE_DEVDAX2M);
+	KUNIT_EXPECT_TRUE(test, opt_drain);
+	KUNIT_EXPECT_EQ(test, opt_on_finish, FINISH_POWEROFF);
+	KUNIT_EXPECT_EQ(test, opt_console.addr, 0x3f8);
+	KUNIT_EXPECT_EQ(test, opt_console.baud, 115200);
+	KUNIT_EXPECT_STREQ(test, opt_suite, "");
+	KUNIT_EXPECT_EQ(test, opt_watchdog, 300);
+	KUNIT_EXPECT_FALSE(test, option_is_set(namespace));
 }
 
 static void options_good_words(struct kunit *test)
 {
-	struct ntb_options o;
 	struct opt_error e;
 
 	KUNIT_ASSERT_EQ(test,
-			parse(&o, "suite=memcpy*,memmap* runs=5 namespace=1G "
+			parse("suite=memcpy*,memmap* runs=5 namespace=1G "
 				  "layout=80,96 mode=devdax1g drain=off "
 				  "on_finish=halt smp=4 litmus.iters=0x100 "
 				  "runs_id=lab-7.a strategy=tmpl_* seed=0x2a",
 			      &e),
 			0);
-	KUNIT_EXPECT_STREQ(test, o.suite, "memcpy*,memmap*");
-	KUNIT_EXPECT_EQ(test, o.runs, 5);
-	KUNIT_EXPECT_EQ(test, o.namespace_bytes, 1ull << 30);
-	KUNIT_EXPECT_EQ(test, o.nr_layouts, 2);
-	KUNIT_EXPECT_EQ(test, o.layouts[0], 80);
-	KUNIT_EXPECT_EQ(test, o.layouts[1], 96);
-	KUNIT_EXPECT_EQ(test, o.modes, MODE_DEVDAX1G);
-	KUNIT_EXPECT_FALSE(test, o.drain);
-	KUNIT_EXPECT_EQ(test, o.on_finish, FINISH_HALT);
-	KUNIT_EXPECT_EQ(test, o.smp, 4);
-	KUNIT_EXPECT_EQ(test, o.litmus_iters, 256);
-	KUNIT_EXPECT_STREQ(test, o.runs_id, "lab-7.a");
-	KUNIT_EXPECT_STREQ(test, o.strategy, "tmpl_*");
-	KUNIT_EXPECT_EQ(test, o.seed, 42);
+	KUNIT_EXPECT_STREQ(test, opt_suite, "memcpy*,memmap*");
+	KUNIT_EXPECT_EQ(test, opt_runs, 5);
+	KUNIT_EXPECT_EQ(test, opt_namespace, 1ull << 30);
+	KUNIT_EXPECT_EQ(test, opt_layout.n, 2);
+	KUNIT_EXPECT_EQ(test, opt_layout.v[0], 80);
+	KUNIT_EXPECT_EQ(test, opt_layout.v[1], 96);
+	KUNIT_EXPECT_EQ(test, opt_mode, MODE_DEVDAX1G);
+	KUNIT_EXPECT_FALSE(test, opt_drain);
+	KUNIT_EXPECT_EQ(test, opt_on_finish, FINISH_HALT);
+	KUNIT_EXPECT_EQ(test, opt_smp, 4);
+	KUNIT_EXPECT_EQ(test, number(test, "litmus.iters"), 256);
+	KUNIT_EXPECT_STREQ(test, opt_runs_id, "lab-7.a");
+	KUNIT_EXPECT_STREQ(test, opt_strategy, "tmpl_*");
+	KUNIT_EXPECT_EQ(test, opt_seed, 42);
 }
 
 static void options_later_wins_and_comments(struct kunit *test)
 {
-	struct ntb_options o;
 	struct opt_error e;
 
 	KUNIT_ASSERT_EQ(test,
-			parse(&o, "# ntboot.cfg\nruns=3\n\n  runs=7 # seven\r\n"
+			parse("# ntboot.cfg\nruns=3\n\n  runs=7 # seven\r\n"
 				  "#runs=9\n\tsmp=off\n",
 			      &e),
 			0);
-	KUNIT_EXPECT_EQ(test, o.runs, 7);
-	KUNIT_EXPECT_EQ(test, o.smp, SMP_OFF);
+	KUNIT_EXPECT_EQ(test, opt_runs, 7);
+	KUNIT_EXPECT_EQ(test, opt_smp, SMP_OFF);
 }
 
 static void options_console(struct kunit *test)
 {
-	struct ntb_options o;
 	struct opt_error e;
 
-	KUNIT_ASSERT_EQ(test, parse(&o, "console=ttyS1,9600", &e), 0);
-	KUNIT_EXPECT_EQ(test, o.console, CONSOLE_IO);
-	KUNIT_EXPECT_EQ(test, o.console_addr, 0x2f8);
-	KUNIT_EXPECT_EQ(test, o.console_baud, 9600);
-	KUNIT_ASSERT_EQ(test, parse(&o, "console=mmio32,0xfe030000", &e), 0);
-	KUNIT_EXPECT_EQ(test, o.console, CONSOLE_MMIO32);
-	KUNIT_EXPECT_EQ(test, o.console_addr, 0xfe030000ull);
-	KUNIT_EXPECT_EQ(test, o.console_baud, 115200);
-	KUNIT_ASSERT_EQ(test, parse(&o, "console=io,0x3e8,57600", &e), 0);
-	KUNIT_EXPECT_EQ(test, o.console_addr, 0x3e8);
-	KUNIT_EXPECT_EQ(test, o.console_baud, 57600);
-	KUNIT_ASSERT_EQ(test, parse(&o, "console=none", &e), 0);
-	KUNIT_EXPECT_EQ(test, o.console, CONSOLE_NONE);
+	KUNIT_ASSERT_EQ(test, parse("console=ttyS1,9600", &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_console.kind, CONSOLE_IO);
+	KUNIT_EXPECT_EQ(test, opt_console.addr, 0x2f8);
+	KUNIT_EXPECT_EQ(test, opt_console.baud, 9600);
+	KUNIT_ASSERT_EQ(test, parse("console=mmio32,0xfe030000", &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_console.kind, CONSOLE_MMIO32);
+	KUNIT_EXPECT_EQ(test, opt_console.addr, 0xfe030000ull);
+	KUNIT_EXPECT_EQ(test, opt_console.baud, 115200);
+	KUNIT_ASSERT_EQ(test, parse("console=io,0x3e8,57600", &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_console.addr, 0x3e8);
+	KUNIT_EXPECT_EQ(test, opt_console.baud, 57600);
+	KUNIT_ASSERT_EQ(test, parse("console=none", &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_console.kind, CONSOLE_NONE);
 }
 
 struct bad_case {
@@ -151,9 +165,8 @@ static const struct bad_case bad_cases[] = {
 static void options_bad_input(struct kunit *test)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
-		struct ntb_options o;
-		struct opt_error e;
-		int rc = parse(&o, bad_cases[i].text, &e);
+			struct opt_error e;
+		int rc = parse(bad_cases[i].text, &e);
 
 		if (rc != -1) {
 			kunit_fail_at(test, __FILE__, __LINE__,
@@ -174,12 +187,11 @@ static void options_bad_input(struct kunit *test)
 
 static void options_error_stops_parsing(struct kunit *test)
 {
-	struct ntb_options o;
 	struct opt_error e;
 
 	/* Words before the bad one apply; nothing after it does. */
-	KUNIT_EXPECT_EQ(test, parse(&o, "runs=4 bogus=1 runs=9", &e), -1);
-	KUNIT_EXPECT_EQ(test, o.runs, 4);
+	KUNIT_EXPECT_EQ(test, parse("runs=4 bogus=1 runs=9", &e), -1);
+	KUNIT_EXPECT_EQ(test, opt_runs, 4);
 }
 
 static void options_sizes(struct kunit *test)
@@ -205,6 +217,138 @@ static void options_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parse_u64("0x", 2, &v), -1);
 }
 
+/*
+ * Every key the documentation and ntboot.cfg.example name is declared,
+ * once: a declaration dropped or doubled fails here.
+ */
+static void options_registry(struct kunit *test)
+{
+	static const char *const keys[] = {
+		"suite",    "console",	 "namespace",	       "runs",
+		"layout",   "mode",	 "strategy",	       "litmus.iters",
+		"seed",	    "drain",	 "on_finish",	       "smp",
+		"runs_id",  "watchdog",	 "smp.extra_apic_ids", "list",
+	};
+	struct ntb_option *o;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!options_find(keys[i], strlen(keys[i])))
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "no option '%s' is declared", keys[i]);
+	for_each_option(o) {
+		n++;
+		KUNIT_EXPECT_TRUE(test, o->help && o->help[0]);
+		/* The parser takes the first of a key declared twice. */
+		if (options_find(o->key, strlen(o->key)) != o)
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "'%s' is declared twice", o->key);
+	}
+	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(keys));
+}
+
+/* Parsing again starts from the declared defaults, nothing set. */
+static void options_reset(struct kunit *test)
+{
+	struct opt_error e;
+
+	KUNIT_ASSERT_EQ(test,
+			parse("runs=5 suite=x layout=80 console=ttyS1,9600 "
+			      "smp.extra_apic_ids=7,9 watchdog=off drain=no",
+			      &e),
+			0);
+	KUNIT_EXPECT_TRUE(test, option_is_set(runs));
+	KUNIT_EXPECT_FALSE(test, option_is_set(namespace));
+	KUNIT_EXPECT_EQ(test, opt_smp_extra_apic_ids.n, 2);
+	KUNIT_EXPECT_EQ(test, opt_smp_extra_apic_ids.v[1], 9);
+	KUNIT_EXPECT_EQ(test, opt_watchdog, 0);
+	options_set_defaults();
+	KUNIT_EXPECT_FALSE(test, option_is_set(runs));
+	KUNIT_EXPECT_EQ(test, opt_runs, 30);
+	KUNIT_EXPECT_STREQ(test, opt_suite, "");
+	KUNIT_EXPECT_EQ(test, opt_layout.n, 3);
+	KUNIT_EXPECT_EQ(test, opt_layout.v[2], 96);
+	KUNIT_EXPECT_EQ(test, opt_console.kind, CONSOLE_AUTO);
+	KUNIT_EXPECT_EQ(test, opt_console.baud, 115200);
+	KUNIT_EXPECT_EQ(test, opt_smp_extra_apic_ids.n, 0);
+	KUNIT_EXPECT_EQ(test, opt_watchdog, 300);
+	KUNIT_EXPECT_TRUE(test, opt_drain);
+	KUNIT_EXPECT_EQ(test, opt_smp, SMP_ALL);
+}
+
+/*
+ * A slow platform's defaults apply to what the user left alone, never to
+ * what was given, and its line names the values in force.
+ */
+static void options_platform_scaling(struct kunit *test)
+{
+	static const struct platform_scale slow = {
+		.name = "slow test platform",
+		.defaults = "namespace=64M runs=3",
+		.why = "a test",
+	};
+	static const struct platform_scale broken = {
+		.name = "broken",
+		.defaults = "namespace=1K",
+	};
+	struct opt_error e;
+	char line[256];
+
+	KUNIT_ASSERT_EQ(test, parse("runs=7", &e), 0);
+	KUNIT_ASSERT_EQ(test, options_scale(&slow, line, sizeof(line)), 0);
+	KUNIT_EXPECT_EQ(test, opt_runs, 7);
+	KUNIT_EXPECT_EQ(test, opt_namespace, 64ull << 20);
+	KUNIT_EXPECT_TRUE(test, option_is_set(runs));
+	KUNIT_EXPECT_FALSE(test, option_is_set(namespace));
+	KUNIT_EXPECT_STREQ(test, line,
+			   "slow test platform: benchmark defaults scaled to "
+			   "namespace=64M runs=7; a test (set namespace= and "
+			   "runs= to override)");
+	/* A word after the scaling still wins. */
+	KUNIT_ASSERT_EQ(test, options_parse("namespace=1G", 12, "test", &e), 0);
+	KUNIT_EXPECT_EQ(test, opt_namespace, 1ull << 30);
+
+	KUNIT_ASSERT_EQ(test, parse("namespace=100G", &e), 0);
+	KUNIT_ASSERT_EQ(test, options_scale(&slow, line, sizeof(line)), 0);
+	KUNIT_EXPECT_EQ(test, opt_runs, 3);
+	KUNIT_EXPECT_EQ(test, opt_namespace, 100ull << 30);
+	KUNIT_EXPECT_FALSE(test, option_is_set(runs));
+	KUNIT_EXPECT_TRUE(test, !!strstr(line, "namespace=100G runs=3;"));
+
+	/* A scaled default the option refuses is an error, not ignored. */
+	options_set_defaults();
+	KUNIT_EXPECT_EQ(test, options_scale(&broken, line, sizeof(line)), -1);
+	KUNIT_EXPECT_TRUE(test, !!strstr(line, "at least 2M"));
+}
+
+/* What a value reads back as: the scaling line and the help print it. */
+static void options_format_values(struct kunit *test)
+{
+	static const struct {
+		const char *word, *key, *shown;
+	} cases[] = {
+		{ "namespace=0x100000000", "namespace", "4G" },
+		{ "smp=all", "smp", "all" },
+		{ "smp=12", "smp", "12" },
+		{ "watchdog=off", "watchdog", "off" },
+		{ "drain=no", "drain", "off" },
+		{ "on_finish=reboot", "on_finish", "reboot" },
+		{ "layout=96,64", "layout", "96,64" },
+		{ "mode=devdax1g,fsdax", "mode", "fsdax,devdax1g" },
+		{ "runs_id=a.b", "runs_id", "a.b" },
+	};
+	struct opt_error e;
+	char buf[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_ASSERT_EQ(test, parse(cases[i].word, &e), 0);
+		option_format(options_find(cases[i].key,
+					   strlen(cases[i].key)),
+			      buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, cases[i].shown);
+	}
+}
+
 static const struct kunit_case options_cases[] = {
 	KUNIT_CASE(options_defaults),
 	KUNIT_CASE(options_good_words),
@@ -213,6 +357,11 @@ static const struct kunit_case options_cases[] = {
 	KUNIT_CASE(options_bad_input),
 	KUNIT_CASE(options_error_stops_parsing),
 	KUNIT_CASE(options_sizes),
+	KUNIT_CASE(options_registry),
+	KUNIT_CASE(options_reset),
+	KUNIT_CASE(options_platform_scaling),
+	KUNIT_CASE(options_format_values),
 };
 
-KUNIT_SUITE_DEFINE(options_suite, "options", options_cases);
+KUNIT_SUITE_DEFINE(options_suite, "options", options_cases,
+		   .flags = KUNIT_SUITE_PARSES_OPTIONS);

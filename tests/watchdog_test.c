@@ -9,7 +9,7 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
-#include "lib/run_context.h"
+#include "lib/machine_options.h"
 
 #define TRAP_NMI 2
 /* Long enough that no case between two heartbeats comes near it. */
@@ -29,7 +29,7 @@ static void watchdog_ends_a_hang(struct kunit *test)
 		kunit_skip(test, "needs the bare-metal image");
 	if (plat_cpu_count() < 2)
 		kunit_skip(test, "the watchdog needs a second CPU");
-	if (!run_options.watchdog_s)
+	if (!opt_watchdog)
 		kunit_skip(test, "watchdog=off");
 	old = plat_watchdog_set_timeout(TEST_WATCHDOG_S);
 	if (!old)

@@ -53,7 +53,6 @@ static void pin_to_one_cpu(void)
 
 int main(int argc, char **argv)
 {
-	struct ntb_options *o = &run_options;
 	struct kunit_totals totals = { 0 };
 	struct opt_error err;
 	const char *bad = NULL;
@@ -62,42 +61,33 @@ int main(int argc, char **argv)
 	u64 eff_cycles, eff_ns;
 	unsigned int n;
 
-	options_set_defaults(o);
+	options_set_defaults();
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(argv[0]);
 			return 0;
 		}
-		if (options_parse_word(o, argv[i], strlen(argv[i]), "argv",
+		if (options_parse_word(argv[i], strlen(argv[i]), "argv",
 				       &err)) {
 			fprintf(stderr, "%s: %s\n", argv[0], err.msg);
 			return 2;
 		}
 	}
-#ifdef NTB_HOST_TESTS
-	/*
-	 * The sanitizer build tests code paths: its benchmarks run tiny
-	 * unless sizes are given. Real figures come from ntbench.
-	 */
-	if (!o->namespace_set)
-		o->namespace_bytes = 16ull << 20;
-	if (!o->runs_set)
-		o->runs = 3;
-#endif
-	if (!kunit_filter_matches_any(o->suite, &bad)) {
+	if (!kunit_filter_matches_any(opt_suite, &bad)) {
 		fprintf(stderr, "%s: suite=%s: no suite matches '%s'\n",
-			argv[0], o->suite, bad);
+			argv[0], opt_suite, bad);
 		kunit_list_suites();
 		return 2;
 	}
-	if (!kunit_strategies_valid(o->suite, o->strategy, why,
+	if (!kunit_strategies_valid(opt_suite, opt_strategy, why,
 				    sizeof(why))) {
 		fprintf(stderr, "%s: %s\n", argv[0], why);
 		kunit_list_suites();
 		return 2;
 	}
-	if (o->list) {
+	if (opt_list) {
 		kunit_list_suites();
+		options_print_help();
 		return 0;
 	}
 
@@ -111,7 +101,7 @@ int main(int argc, char **argv)
 	if (plat_read_active_clock(&eff_cycles, &eff_ns, &eff_clock))
 		eff_clock = "none";
 
-	n = kunit_count_selected(o->suite);
+	n = kunit_count_selected(opt_suite);
 	kprintf("KTAP version 1\n1..%u\n", n);
 	kprintf("# ntboot %s platform=host cpu=\"%s\" vendor=%s family=%u "
 		"model=%u stepping=%u tsc_khz=%llu tsc_source=clock_monotonic "
@@ -120,9 +110,10 @@ int main(int argc, char **argv)
 		boot_cpu_data.family, boot_cpu_data.model,
 		boot_cpu_data.stepping, (unsigned long long)plat_tsc_khz(),
 		eff_clock, plat_cpu_count(), features,
-		o->runs_id[0] ? " runs_id=" : "",
-		o->runs_id);
-	kunit_run_selected(o->suite, 1, &totals);
+		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
+	/* The sanitizer build, an emulated CPU: smaller benchmarks. */
+	options_scale_for_platform();
+	kunit_run_selected(opt_suite, 1, &totals);
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
 	return totals.failed ? 1 : 0;

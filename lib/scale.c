@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The platforms too slow for the benchmarks' real sizes, in one place. On
+ * an emulated CPU (QEMU's TCG) a 100 GiB memmap takes hours and its
+ * timings mean nothing; the sanitizer build of the host tests checks code
+ * paths, not speed. There the benchmark defaults shrink so a plain run
+ * stays a functional test; an option the user gave is always honoured.
+ */
+#include "arch/x86/cpu.h"
+#include "lib/options.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+static const struct platform_scale slow_platforms[] = {
+#ifdef NTB_HOST_TESTS
+	{ .name = "sanitizer build",
+	  .defaults = "namespace=16M runs=3",
+	  .why = "it tests code paths, build/host/ntbench measures" },
+#endif
+	{ .name = "emulated CPU (TCG)",
+	  .applies = cpu_is_emulated,
+	  .defaults = "namespace=64M runs=3",
+	  .why = "timings here say nothing about silicon" },
+};
+
+#define SCALE_MAX_KEYS 8
+
+int options_scale(const struct platform_scale *p, char *line, size_t len)
+{
+	const struct ntb_option *keys[SCALE_MAX_KEYS];
+	struct opt_error err;
+	size_t n, nkeys = 0;
+
+	if (options_parse_defaults(p->defaults, &err)) {
+		ntb_snprintf(line, len, "%s: %s", p->name, err.msg);
+		return -1;
+	}
+	/* The parse above found every key: words are "key=value" apart. */
+	for (const char *s = p->defaults; *s && nkeys < SCALE_MAX_KEYS;) {
+		const char *eq = strchr(s, '=');
+		const char *end = strchr(eq, ' ');
+
+		keys[nkeys++] = options_find(s, eq - s);
+		s = end ? end + 1 : eq + strlen(eq);
+	}
+	n = ntb_snprintf(line, len, "%s: benchmark defaults scaled to",
+			 p->name);
+	/* Each scaled key with the value in force now, the user's or ours. */
+	for (size_t i = 0; i < nkeys && n < len; i++) {
+		char v[32];
+
+		option_format(keys[i], v, sizeof(v));
+		n += ntb_snprintf(line + n, len - n, " %s=%s", keys[i]->key, v);
+	}
+	if (n < len)
+		n += ntb_snprintf(line + n, len - n, "; %s (set", p->why);
+	for (size_t i = 0; i < nkeys && n < len; i++)
+		n += ntb_snprintf(line + n, len - n, "%s%s=",
+				  !i ? " " : i + 1 == nkeys ? " and " : ", ",
+				  keys[i]->key);
+	if (n < len)
+		ntb_snprintf(line + n, len - n, " to override)");
+	return 0;
+}
+
+void options_scale_for_platform(void)
+{
+	char line[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(slow_platforms); i++) {
+		const struct platform_scale *p = &slow_platforms[i];
+
+		if (p->applies && !p->applies())
+			continue;
+		if (options_scale(p, line, sizeof(line)))
+			kprintf("# options: scaling failed: %s\n", line);
+		else
+			kprintf("# %s\n", line);
+		return;
+	}
+}
