@@ -32,7 +32,7 @@
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 #include "mm/mm_init.h"
 
 /* Keep a tenth of free memory for everything else. */

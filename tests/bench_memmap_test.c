@@ -28,7 +28,7 @@
 #include "lib/run_context.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 
 #define BUF_ALIGN (2ull << 20)
 

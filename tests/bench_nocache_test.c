@@ -43,7 +43,7 @@
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 
 #define SUITE "bench_nocache_copy"
 

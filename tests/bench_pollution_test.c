@@ -33,7 +33,7 @@
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 
 #define SUITE "bench_pollution"
 

@@ -4,7 +4,7 @@
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 #include "include/platform.h"
 #include "lib/run_context.h"
 

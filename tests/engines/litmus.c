@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The litmus engine (tests/litmus.h): CPU pair selection from the CPUID
- * topology, the per-iteration release barrier, the batch loop, counting
- * and the litmus7-style report.
+ * The litmus engine (tests/engines/litmus.h): CPU pair selection from the
+ * CPUID topology, the per-iteration release barrier, the batch loop,
+ * counting and the litmus7-style report; on_cpus() starts and joins the
+ * two threads.
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/special_insns.h"
@@ -14,7 +15,7 @@
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
-#include "tests/litmus.h"
+#include "tests/engines/litmus.h"
 
 /* The built-in default of litmus.iters (lib/options.c). */
 #define LITMUS_DEFAULT_ITERS 1000000ull
