@@ -30,13 +30,14 @@ int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
 void on_cpus_init(struct on_cpus *oc, unsigned int nr,
 		  void (*fn)(void *arg, unsigned int index), void *arg)
 {
-	memset(oc, 0, sizeof(*oc));
-	oc->nr = nr;
-	oc->fn = fn;
-	oc->arg = arg;
-	oc->start_timeout_us = ON_CPUS_DEFAULT_TIMEOUT_US;
-	oc->timeout_us = ON_CPUS_DEFAULT_TIMEOUT_US;
-	oc->self = -1;
+	*oc = (struct on_cpus){
+		.nr = nr,
+		.fn = fn,
+		.arg = arg,
+		.start_timeout_us = ON_CPUS_DEFAULT_TIMEOUT_US,
+		.timeout_us = ON_CPUS_DEFAULT_TIMEOUT_US,
+		.self = -1,
+	};
 }
 
 static unsigned int cpu_of(const struct on_cpus *oc, unsigned int index)

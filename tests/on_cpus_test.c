@@ -67,6 +67,20 @@ static struct oc_job *job_alloc(struct kunit *test, unsigned int nr)
 	return j;
 }
 
+/* A job for every CPU and @oc set up to run @fn on all of them. */
+static struct oc_job *job_on_all(struct kunit *test, struct on_cpus *oc,
+				 void (*fn)(void *arg, unsigned int index))
+{
+	unsigned int n = plat_cpu_count();
+	struct oc_job *j;
+
+	if (n < 2)
+		kunit_skip(test, "one CPU");
+	j = job_alloc(test, n);
+	on_cpus_init(oc, n, fn, j);
+	return j;
+}
+
 /* Each worker once, on the CPU it was given, knowing its own index. */
 static void on_cpus_every_worker_once(struct kunit *test)
 {
@@ -103,22 +117,18 @@ static void on_cpus_every_worker_once(struct kunit *test)
  */
 static void on_cpus_start_holds_everyone(struct kunit *test)
 {
-	unsigned int n = plat_cpu_count();
-	struct oc_job *j = job_alloc(test, n);
 	struct on_cpus oc;
+	struct oc_job *j = job_on_all(test, &oc, record);
 
-	if (n < 2)
-		kunit_skip(test, "one CPU");
-	on_cpus_init(&oc, n, record, j);
 	KUNIT_ASSERT_EQ(test, on_cpus_start(&oc), 0);
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < oc.nr; i++)
 		KUNIT_EXPECT_EQ(
 			test,
 			__atomic_load_n(&j->slot[i].runs, __ATOMIC_SEQ_CST), 0);
 	on_cpus_enter(&oc);
 	KUNIT_EXPECT_EQ(test, j->slot[0].runs, 1);
 	KUNIT_EXPECT_EQ(test, on_cpus_join(&oc), 0);
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < oc.nr; i++)
 		KUNIT_EXPECT_EQ(test, j->slot[i].runs, 1);
 	/* A second join waits for nothing and says the same. */
 	KUNIT_EXPECT_EQ(test, on_cpus_join(&oc), 0);
@@ -147,15 +157,11 @@ static void late_finish(void *arg, unsigned int index)
 
 static void on_cpus_join_waits_for_all(struct kunit *test)
 {
-	unsigned int n = plat_cpu_count();
-	struct oc_job *j = job_alloc(test, n);
 	struct on_cpus oc;
+	struct oc_job *j = job_on_all(test, &oc, late_finish);
 
-	if (n < 2)
-		kunit_skip(test, "one CPU");
-	on_cpus_init(&oc, n, late_finish, j);
 	KUNIT_EXPECT_EQ(test, on_cpus(&oc), 0);
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < oc.nr; i++)
 		if (!__atomic_load_n(&j->slot[i].done, __ATOMIC_ACQUIRE))
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "on_cpus() returned while the worker "
@@ -180,20 +186,17 @@ static void hold_one(void *arg, unsigned int index)
  */
 static void on_cpus_names_the_late_cpu(struct kunit *test)
 {
-	unsigned int n = plat_cpu_count();
-	struct oc_job *j = job_alloc(test, n);
 	struct on_cpus oc;
+	struct oc_job *j = job_on_all(test, &oc, hold_one);
 	char want[32];
 
-	if (n < 2)
-		kunit_skip(test, "one CPU");
-	for (unsigned int hold = 1; hold < n; hold++) {
-		if (hold > 3 && hold < n - 2)
+	for (unsigned int hold = 1; hold < oc.nr; hold++) {
+		if (hold > 3 && hold < oc.nr - 2)
 			continue;
-		memset(j->slot, 0, n * sizeof(*j->slot));
+		memset(j->slot, 0, oc.nr * sizeof(*j->slot));
 		j->hold = hold;
 		__atomic_store_n(&j->release, 0, __ATOMIC_RELEASE);
-		on_cpus_init(&oc, n, hold_one, j);
+		on_cpus_init(&oc, oc.nr, hold_one, j);
 		oc.timeout_us = SHORT_TIMEOUT_US;
 		KUNIT_EXPECT_EQ(test, on_cpus(&oc), ON_CPUS_TIMEOUT);
 		KUNIT_EXPECT_TRUE(test, oc.stuck);
@@ -250,22 +253,19 @@ static void fault_on_last(void *arg, unsigned int index)
 
 static void on_cpus_fault_by_cpu(struct kunit *test)
 {
-	unsigned int n = plat_cpu_count();
-	struct oc_job *j = job_alloc(test, n);
 	struct on_cpus oc;
 	char want[32];
+	struct oc_job *j;
 
-	if (n < 2)
-		kunit_skip(test, "one CPU");
 	if (!plat_can_catch_faults())
 		kunit_skip(test, "this platform cannot catch faults");
-	on_cpus_init(&oc, n, fault_on_last, j);
+	j = job_on_all(test, &oc, fault_on_last);
 	KUNIT_EXPECT_EQ(test, on_cpus(&oc), ON_CPUS_FAULT);
-	ntb_snprintf(want, sizeof(want), "CPU %u faulted", n - 1);
+	ntb_snprintf(want, sizeof(want), "CPU %u faulted", oc.nr - 1);
 	if (!strstr(oc.why, want))
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "\"%s\" does not say \"%s\"", oc.why, want);
-	for (unsigned int i = 0; i + 1 < n; i++)
+	for (unsigned int i = 0; i + 1 < oc.nr; i++)
 		KUNIT_EXPECT_EQ(test, j->slot[i].runs, 1);
 }
 
@@ -280,19 +280,15 @@ static void ask_to_stop(void *arg)
 /* A set that makes no progress is asked to stop, once, and then ends. */
 static void on_cpus_stalled_set_is_stopped(struct kunit *test)
 {
-	unsigned int n = plat_cpu_count();
-	struct oc_job *j = job_alloc(test, n);
 	struct on_cpus oc;
+	struct oc_job *j = job_on_all(test, &oc, hold_one);
 
-	if (n < 2)
-		kunit_skip(test, "one CPU");
-	j->hold = n - 1;
-	on_cpus_init(&oc, n, hold_one, j);
+	j->hold = oc.nr - 1;
 	oc.timeout_us = SHORT_TIMEOUT_US;
 	oc.stop = ask_to_stop;
 	KUNIT_EXPECT_EQ(test, on_cpus(&oc), 0);
 	KUNIT_EXPECT_EQ(test, j->stop_calls, 1);
-	KUNIT_EXPECT_EQ(test, j->slot[n - 1].done, 1);
+	KUNIT_EXPECT_EQ(test, j->slot[oc.nr - 1].done, 1);
 }
 
 static const struct kunit_case on_cpus_cases[] = {
