@@ -35,7 +35,8 @@ EFI_LIB := /usr/lib
 PYTHON := python3
 
 # Sources: each directory is globbed, so a new file needs no Makefile edit.
-PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c tests/*.c)
+PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c tests/*.c \
+	tests/engines/*.c)
 IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS)
 IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
 HOST_SRCS := $(PORTABLE_SRCS) $(wildcard tools/host/*.c)

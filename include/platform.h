@@ -73,7 +73,10 @@ unsigned int plat_cpu_count(void);
 /*
  * Run fn(arg) on CPU @cpu (0 .. plat_cpu_count() - 1) and wait up to
  * @timeout_us. 0 on success, -1 if it faulted, -2 on timeout, -3 if the
- * CPU is not usable. The async form starts it; plat_wait_cpu() collects.
+ * CPU is not usable. The async form starts it (-2: the CPU is still busy
+ * with earlier work); plat_wait_cpu() collects. A platform implements the
+ * async form and the wait; plat_run_on_cpu() itself is common code
+ * (lib/on_cpus.c, with on_cpus(), the form for several CPUs at once).
  */
 int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
 		    u64 timeout_us);

@@ -36,12 +36,6 @@ unsigned int plat_cpu_count(void)
 	return num_online_cpus();
 }
 
-int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
-		    u64 timeout_us)
-{
-	return smp_call_on_cpu(cpu, fn, arg, timeout_us);
-}
-
 int plat_run_on_cpu_async(unsigned int cpu, void (*fn)(void *), void *arg)
 {
 	return smp_call_async(cpu, fn, arg);

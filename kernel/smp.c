@@ -184,20 +184,6 @@ int smp_wait_cpu(u32 cpu, u64 timeout_us)
 	return pc->work_result;
 }
 
-int smp_call_on_cpu(u32 cpu, void (*fn)(void *), void *arg, u64 timeout_us)
-{
-	int rc;
-
-	if (cpu == 0) {
-		fn(arg);
-		return 0;
-	}
-	rc = smp_call_async(cpu, fn, arg);
-	if (rc)
-		return rc;
-	return smp_wait_cpu(cpu, timeout_us);
-}
-
 /* A free page below 1 MiB for the real-mode entry. */
 static u64 find_trampoline_page(const struct phys_map *map)
 {

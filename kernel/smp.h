@@ -78,12 +78,12 @@ unsigned int num_online_cpus(void);
 struct percpu *per_cpu(u32 cpu);
 
 /*
- * Run fn(arg) on @cpu and wait up to @timeout_us. 0 on success, -1 if the
- * work faulted, -2 on timeout (the CPU is then marked stuck), -3 if the
- * CPU is not online.
+ * Start fn(arg) on @cpu without waiting, then collect it with
+ * smp_wait_cpu() within @timeout_us: 0 on success, -1 if the work
+ * faulted, -2 on timeout (the CPU is then marked stuck; from
+ * smp_call_async(): still busy), -3 if the CPU is not online. The
+ * waiting form, plat_run_on_cpu(), is in lib/on_cpus.c.
  */
-int smp_call_on_cpu(u32 cpu, void (*fn)(void *), void *arg, u64 timeout_us);
-/* Start fn(arg) on @cpu without waiting; then smp_wait_cpu(). */
 int smp_call_async(u32 cpu, void (*fn)(void *), void *arg);
 int smp_wait_cpu(u32 cpu, u64 timeout_us);
 

@@ -40,3 +40,8 @@ int cpu_barrier_wait(struct cpu_barrier *b, struct cpu_barrier_waiter *w,
 	}
 	return 0;
 }
+
+void cpu_barrier_break(struct cpu_barrier *b)
+{
+	__atomic_store_n(&b->broken, true, __ATOMIC_RELEASE);
+}

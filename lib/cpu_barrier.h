@@ -33,4 +33,11 @@ void cpu_barrier_init(struct cpu_barrier *b, u32 parties);
 int cpu_barrier_wait(struct cpu_barrier *b, struct cpu_barrier_waiter *w,
 		     u64 timeout_us);
 
+/*
+ * Break the barrier from outside: every wait now and later returns -1
+ * (a party that will never come, such as a CPU that could not be
+ * started).
+ */
+void cpu_barrier_break(struct cpu_barrier *b);
+
 #endif

@@ -26,12 +26,13 @@
 #include "lib/bench.h"
 #include "lib/glob.h"
 #include "lib/kunit.h"
+#include "lib/on_cpus.h"
 #include "lib/printf.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 #include "mm/mm_init.h"
 
 /* Keep a tenth of free memory for everything else. */
@@ -56,17 +57,18 @@ struct par_worker {
 	struct memmap local;
 	unsigned long start_pfn;
 	unsigned long nr_pages;
-	u32 ready;
-	u32 done;
-	bool timed_out;
 } __aligned(64);
 
 struct par_run {
 	struct memmap *m;
 	unsigned int k;
-	u64 wait_cycles;
-	u32 go __aligned(64); /* generation number of the release */
-	u32 gen;
+	/*
+	 * on_cpus() starts CPUs 1..k-1 before the timed region and holds
+	 * them at its start barrier; CPU 0's part releases them. The end
+	 * barrier is where the last CPU to finish ends the run.
+	 */
+	struct on_cpus oc;
+	struct cpu_barrier end;
 	bool failed;
 	/* A CPU that never came back may still write: keep the memory. */
 	bool stuck;
@@ -84,11 +86,6 @@ struct par_contender {
 	u64 seed;
 };
 
-static u64 par_wait_cycles(void)
-{
-	return (u64)PAR_WAIT_MS * tsc_khz_for_deadlines();
-}
-
 static void par_part(struct par_worker *w)
 {
 	struct memmap *m = w->run->m;
@@ -98,87 +95,43 @@ static void par_part(struct par_worker *w)
 					&m->pgmap);
 }
 
-/* A CPU other than 0: announce, wait for the release, do its part. */
-static void par_worker_fn(void *arg)
+/* CPU @index's part of a run, then the wait for the last one. */
+static void par_worker_fn(void *arg, unsigned int index)
 {
-	struct par_worker *w = arg;
-	struct par_run *r = w->run;
-	u32 gen = r->gen;
-	u64 start;
+	struct par_run *r = arg;
+	struct cpu_barrier_waiter bw = {0};
 
-	__atomic_store_n(&w->ready, gen, __ATOMIC_RELEASE);
-	start = rdtsc();
-	while (__atomic_load_n(&r->go, __ATOMIC_ACQUIRE) != gen) {
-		if (rdtsc() - start > r->wait_cycles) {
-			w->timed_out = true;
-			return;
-		}
-		asm volatile("pause");
-	}
-	par_part(w);
-	__atomic_store_n(&w->done, gen, __ATOMIC_RELEASE);
+	par_part(&r->w[index]);
+	if (cpu_barrier_wait(&r->end, &bw, PAR_WAIT_MS * 1000ull))
+		WRITE_ONCE(r->failed, true);
 }
 
 /* Start CPUs 1..k-1 for the next run and wait until they are waiting. */
-static bool par_launch(struct par_run *r)
+static void par_launch(struct par_run *r)
 {
-	u64 start;
-
-	r->gen++;
-	for (unsigned int i = 1; i < r->k; i++) {
-		if (plat_run_on_cpu_async(i, par_worker_fn, &r->w[i])) {
-			r->failed = true;
-			return false;
-		}
-	}
-	start = rdtsc();
-	for (unsigned int i = 1; i < r->k; i++) {
-		while (__atomic_load_n(&r->w[i].ready, __ATOMIC_ACQUIRE) !=
-		       r->gen) {
-			if (rdtsc() - start > r->wait_cycles) {
-				r->failed = true;
-				return false;
-			}
-			asm volatile("pause");
-		}
-	}
-	return true;
+	cpu_barrier_init(&r->end, r->k);
+	on_cpus_init(&r->oc, r->k, par_worker_fn, r);
+	r->oc.start_timeout_us = PAR_WAIT_MS * 1000ull;
+	r->oc.timeout_us = PAR_WAIT_MS * 1000ull;
+	if (on_cpus_start(&r->oc))
+		r->failed = true;
 }
 
 /* Collect CPUs 1..k-1 after a run. */
 static void par_collect(struct par_run *r)
 {
-	for (unsigned int i = 1; i < r->k; i++) {
-		int rc = plat_wait_cpu(i, PAR_WAIT_MS * 1000ull);
-
-		if (rc || r->w[i].timed_out)
-			r->failed = true;
-		if (rc == -2)
-			r->stuck = true;
-	}
+	if (on_cpus_join(&r->oc))
+		r->failed = true;
+	r->stuck |= r->oc.stuck;
 }
 
-/* The timed body: release, do CPU 0's part, wait for the last CPU. */
+/* The timed body: CPU 0 releases the others, does its part, waits. */
 static void par_body(void *arg)
 {
 	struct par_run *r = ((struct par_contender *)arg)->r;
-	u64 start;
 
-	if (r->failed)
-		return;
-	__atomic_store_n(&r->go, r->gen, __ATOMIC_RELEASE);
-	par_part(&r->w[0]);
-	start = rdtsc();
-	for (unsigned int i = 1; i < r->k; i++) {
-		while (__atomic_load_n(&r->w[i].done, __ATOMIC_ACQUIRE) !=
-		       r->gen) {
-			if (rdtsc() - start > r->wait_cycles) {
-				r->failed = true;
-				return;
-			}
-			asm volatile("pause");
-		}
-	}
+	if (!r->failed)
+		on_cpus_enter(&r->oc);
 }
 
 /* Split the device pfns of @m over @k CPUs; returns the CPUs with work. */
@@ -200,9 +153,6 @@ static unsigned int par_split(struct par_run *r, unsigned int k)
 		w->local = *m;
 		w->start_pfn = s;
 		w->nr_pages = e - s;
-		w->ready = 0;
-		w->done = 0;
-		w->timed_out = false;
 		used += w->nr_pages != 0;
 	}
 	return used;
@@ -276,9 +226,11 @@ static bool par_after(void *arg, u32 run)
 	par_collect(r);
 	if (r->failed) {
 		kunit_fail_at(c->test, __FILE__, __LINE__,
-			      "run %u of %s cpus=%u: a CPU did not start or "
-			      "did not finish its part within %u ms",
-			      run + 1, c->s->name, c->k, PAR_WAIT_MS);
+			      "run %u of %s cpus=%u: %s", run + 1, c->s->name,
+			      c->k,
+			      r->oc.why[0] ? r->oc.why :
+					     "a CPU did not reach the end of "
+					     "the run in time");
 		return false;
 	}
 	ok = run ? memmap_verify_pfns(r->m, sample_pfns, SAMPLE_N, &rep) :
@@ -410,7 +362,6 @@ static void parallel_init_scaling(struct kunit *test)
 	r = plat_alloc_aligned(r_bytes, 64);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	memset(r, 0, r_bytes);
-	r->wait_cycles = par_wait_cycles();
 	bench_progress_reset();
 	kunit_info(test,
 		   "namespace %llu MiB, page_size=%u, runs=%u, CPUs 1.."

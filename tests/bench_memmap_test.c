@@ -26,11 +26,11 @@
 #include "lib/kunit.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 #include "mm/memmap.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 
 #define BUF_ALIGN (2ull << 20)
 

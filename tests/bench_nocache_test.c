@@ -41,10 +41,10 @@
 #include "lib/kunit.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 
 #define SUITE "bench_nocache_copy"
 

@@ -29,11 +29,11 @@
 #include "lib/glob.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 
 #define SUITE "bench_pollution"
 

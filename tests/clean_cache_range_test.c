@@ -13,8 +13,8 @@
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"
 #include "lib/string.h"
-#include "tests/copy_lines.h"
-#include "tests/copy_matrix.h"
+#include "tests/engines/copy_lines.h"
+#include "tests/engines/copy_matrix.h"
 
 static void method_from_cpuid(struct kunit *test)
 {

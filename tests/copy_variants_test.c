@@ -8,7 +8,7 @@
 #include "arch/x86/lib/copy_variant.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "tests/copy_matrix.h"
+#include "tests/engines/copy_matrix.h"
 
 /* Names other parts of the project select variants by. */
 static const char *const well_known[] = {

@@ -48,7 +48,7 @@
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "tests/litmus.h"
+#include "tests/engines/litmus.h"
 /* Generated from tests/litmus.tests by tools/tso-enum (build/gen/). */
 #include "litmus_tests.h"
 

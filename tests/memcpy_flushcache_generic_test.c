@@ -10,8 +10,8 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "tests/copy_lines.h"
-#include "tests/copy_matrix.h"
+#include "tests/engines/copy_lines.h"
+#include "tests/engines/copy_matrix.h"
 
 static const struct copy_variant generic = {
 	.name = "__memcpy_flushcache",

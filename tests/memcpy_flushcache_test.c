@@ -11,7 +11,7 @@
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"
 #include "lib/string.h"
-#include "tests/copy_matrix.h"
+#include "tests/engines/copy_matrix.h"
 
 /*
  * Run memcpy_flushcache() with constant @sz (the switch of the inline

@@ -10,7 +10,7 @@
 #include "lib/kunit.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 
 /* what memmap_poison(m, 0x77) leaves in a word */
 #define POISON_WORD 0x7777777777777777ULL

@@ -11,7 +11,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 
 /* flags of a device page of node 3: zone 4 << 51, node 3 << 54, PG_reserved */
 #define FLAGS_NODE3_DEVICE 0x00e0000000002000UL

@@ -25,9 +25,10 @@
 #include "lib/glob.h"
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"
+#include "lib/on_cpus.h"
 #include "lib/printf.h"
-#include "tests/bench_util.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/bench_util.h"
+#include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 #include "mm/memmap.h"
@@ -76,6 +77,8 @@ struct smp_run {
 	u32 published __aligned(64); /* the writer's flag */
 	u32 abort __aligned(64);
 	bool writer_timed_out;
+	/* Starts and joins the CPUs of a round; kept with the memory. */
+	struct on_cpus oc;
 	/* A CPU that never came back may still write: keep the memory. */
 	bool stuck;
 	u64 write_ns;
@@ -100,9 +103,8 @@ static bool waited_too_long(const struct smp_run *r, u64 start)
 	return rdtsc() - start > r->wait_cycles || READ_ONCE(r->abort);
 }
 
-static void smp_reader(void *arg)
+static void smp_reader(struct smp_worker *w)
 {
-	struct smp_worker *w = arg;
 	struct smp_run *r = w->run;
 	const struct memmap *m = r->m;
 	unsigned int size = m->layout->size;
@@ -140,9 +142,8 @@ static void smp_reader(void *arg)
 	asm volatile("" : : "r"(sum));
 }
 
-static void smp_writer(void *arg)
+static void smp_writer(struct smp_worker *w)
 {
-	struct smp_worker *w = arg;
 	struct smp_run *r = w->run;
 	u64 start = rdtsc(), t0, t1;
 
@@ -164,6 +165,17 @@ static void smp_writer(void *arg)
 	ntcheck_publish("the hand-off to the reader CPUs");
 	__atomic_store_n(&r->published, 1, __ATOMIC_RELEASE);
 	r->write_ns = cycles_to_ns(t1 - t0);
+}
+
+/* CPU @index of a round: the writer or one of the readers. */
+static void smp_part(void *arg, unsigned int index)
+{
+	struct smp_worker *w = (struct smp_worker *)arg + index;
+
+	if (index == w->run->writer)
+		smp_writer(w);
+	else
+		smp_reader(w);
 }
 
 /* The last @EARLY_PAGES struct pages the run writes, and their contents. */
@@ -203,7 +215,7 @@ static bool smp_round(struct kunit *test, struct smp_run *r,
 		      struct smp_worker *w, unsigned int n,
 		      struct smp_totals *t)
 {
-	bool round_early = false, ok = true;
+	bool round_early = false;
 	u64 wait_us = SMP_WAIT_MS * 2000ull;
 
 	memmap_poison(r->m, POISON);
@@ -214,36 +226,14 @@ static bool smp_round(struct kunit *test, struct smp_run *r,
 	for (unsigned int cpu = 0; cpu < n; cpu++)
 		memset(&w[cpu].res, 0, sizeof(w[cpu].res));
 
-	for (unsigned int cpu = 1; cpu < n; cpu++) {
-		int rc = plat_run_on_cpu_async(
-			cpu, cpu == r->writer ? smp_writer : smp_reader,
-			&w[cpu]);
-
-		if (rc) {
-			WRITE_ONCE(r->abort, 1);
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "CPU %u does not take work (%d)", cpu,
-				      rc);
-			for (unsigned int c = 1; c < cpu; c++)
-				r->stuck |= plat_wait_cpu(c, wait_us) == -2;
-			return false;
-		}
-	}
-	smp_reader(&w[0]);
-	/* Wait for every CPU, failed ones included: they use our memory. */
-	for (unsigned int cpu = 1; cpu < n; cpu++) {
-		int rc = plat_wait_cpu(cpu, wait_us);
-
-		if (rc) {
-			r->stuck |= rc == -2;
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "CPU %u did not finish its part (%d)",
-				      cpu, rc);
-			ok = false;
-		}
-	}
-	if (!ok)
+	/* CPU 0 is a reader; every CPU is waited for, failed ones too. */
+	on_cpus_init(&r->oc, n, smp_part, w);
+	r->oc.timeout_us = wait_us;
+	if (on_cpus(&r->oc)) {
+		r->stuck |= r->oc.stuck;
+		kunit_fail_at(test, __FILE__, __LINE__, "%s", r->oc.why);
 		return false;
+	}
 	if (r->writer_timed_out) {
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "writer CPU %u: only %u of %u readers got ready "

@@ -12,7 +12,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 
 static void strategies_listed(struct kunit *test)
 {

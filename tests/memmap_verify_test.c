@@ -20,7 +20,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 
 struct byte_name {
 	u8 offset, width;

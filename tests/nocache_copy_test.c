@@ -12,8 +12,8 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "tests/copy_lines.h"
-#include "tests/copy_matrix.h"
+#include "tests/engines/copy_lines.h"
+#include "tests/engines/copy_matrix.h"
 
 static void nocache(void *dst, const void *src, size_t n)
 {

@@ -15,7 +15,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/memmap.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 
 #define BUF_BYTES 4096
 

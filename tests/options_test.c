@@ -9,8 +9,8 @@
 #include "lib/options.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
-#include "tests/bench_util.h"
-#include "tests/memmap_case.h"
+#include "tests/engines/bench_util.h"
+#include "tests/engines/memmap_case.h"
 
 DECLARE_OPTION(namespace);
 DECLARE_OPTION(runs);

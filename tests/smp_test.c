@@ -9,6 +9,7 @@
 #include "include/platform.h"
 #include "lib/cpu_barrier.h"
 #include "lib/kunit.h"
+#include "lib/on_cpus.h"
 #include "lib/timing.h"
 
 #define WORK_TIMEOUT_US 2000000
@@ -165,41 +166,26 @@ static void barrier_rounds(struct barrier_job *j, unsigned int me)
 	}
 }
 
-static struct barrier_job *barrier_job;
-
-static void barrier_worker(void *arg)
+static void barrier_worker(void *arg, unsigned int index)
 {
-	barrier_rounds(barrier_job, (unsigned int)(uptr)arg);
+	barrier_rounds(arg, index);
 }
 
 static void smp_barrier_rounds(struct kunit *test)
 {
 	unsigned int n = min(plat_cpu_count(), 64u);
 	struct barrier_job *j = kunit_kzalloc(test, sizeof(*j));
+	struct on_cpus oc;
 
 	KUNIT_ASSERT_NOT_NULL(test, j);
 	if (n < 2)
 		kunit_skip(test, "one CPU");
 	j->cpus = n;
 	cpu_barrier_init(&j->bar, n);
-	barrier_job = j;
-	for (unsigned int cpu = 1; cpu < n; cpu++) {
-		int rc = plat_run_on_cpu_async(cpu, barrier_worker,
-					       (void *)(uptr)cpu);
-
-		if (rc) {
-			/* The others must not wait for it, nor outlive @j. */
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "CPU %u does not take work (%d)", cpu, rc);
-			__atomic_store_n(&j->bar.broken, true, __ATOMIC_RELEASE);
-			for (unsigned int c = 1; c < cpu; c++)
-				plat_wait_cpu(c, WORK_TIMEOUT_US);
-			return;
-		}
-	}
-	barrier_rounds(j, 0);
-	for (unsigned int cpu = 1; cpu < n; cpu++)
-		KUNIT_EXPECT_EQ(test, plat_wait_cpu(cpu, WORK_TIMEOUT_US), 0);
+	on_cpus_init(&oc, n, barrier_worker, j);
+	oc.timeout_us = WORK_TIMEOUT_US;
+	if (on_cpus(&oc))
+		kunit_fail_at(test, __FILE__, __LINE__, "%s", oc.why);
 	KUNIT_EXPECT_EQ(test, j->errors, 0);
 	for (unsigned int cpu = 0; cpu < n; cpu++)
 		KUNIT_EXPECT_EQ(test, j->round_seen[cpu], BARRIER_ROUNDS);

@@ -313,19 +313,6 @@ int plat_wait_cpu(unsigned int cpu, u64 timeout_us)
 	return rc ? -3 : 0;
 }
 
-int plat_run_on_cpu(unsigned int cpu, void (*fn)(void *), void *arg,
-		    u64 timeout_us)
-{
-	int rc;
-
-	if (cpu == 0) {
-		fn(arg);
-		return 0;
-	}
-	rc = plat_run_on_cpu_async(cpu, fn, arg);
-	return rc ? rc : plat_wait_cpu(cpu, timeout_us);
-}
-
 /*
  * The effective-frequency clock in user space, per thread (each thread
  * opens its own on first use, and closes it when it exits):

@@ -51,22 +51,5 @@ void __memcpy_flushcache(void *dst, const void *src, size_t cnt)
 		cnt -= 32;
 	}
 
-	while (cnt >= 8) {
-		movnti_8((void *)d, (const void *)s);
-		d += 8;
-		s += 8;
-		cnt -= 8;
-	}
-
-	if (cnt >= 4) {
-		movnti_4((void *)d, (const void *)s);
-		d += 4;
-		s += 4;
-		cnt -= 4;
-	}
-
-	if (cnt) {
-		memcpy((void *)d, (const void *)s, cnt);
-		clean_cache_range((void *)d, cnt);
-	}
+	movnti_tail(d, s, cnt);
 }

@@ -22,6 +22,7 @@
 
 #include "include/compiler.h"
 #include "include/types.h"
+#include "arch/x86/lib/clean_cache.h"
 #include "lib/ntcheck.h"
 
 typedef u32 __attribute__((aligned(1), may_alias)) u32_unaligned;
@@ -92,6 +93,32 @@ static __always_inline void movnti_64(void *dst, const void *src)
 {
 	movnti_32(dst, src);
 	movnti_32(__nt_ptr(dst, 32), __nt_cptr(src, 32));
+}
+
+/*
+ * The end of an out-of-line copy, @d 8-byte aligned and the wide loop
+ * done (__memcpy_flushcache(), memcpy_nocache()): MOVNTI 8 bytes at a
+ * time, then 4 if 4 are left, and the last 1 to 3 bytes cached and
+ * written back with clean_cache_range().
+ */
+static __always_inline void movnti_tail(uptr d, uptr s, size_t n)
+{
+	while (n >= 8) {
+		movnti_8((void *)d, (const void *)s);
+		d += 8;
+		s += 8;
+		n -= 8;
+	}
+	if (n >= 4) {
+		movnti_4((void *)d, (const void *)s);
+		d += 4;
+		s += 4;
+		n -= 4;
+	}
+	if (n) {
+		__builtin_memcpy((void *)d, (const void *)s, n);
+		clean_cache_range((void *)d, n);
+	}
 }
 
 /*

@@ -48,24 +48,7 @@ void *memcpy_nocache(void *dst, const void *src, size_t n)
 		n -= 64;
 	}
 
-	while (n >= 8) {
-		movnti_8((void *)d, (const void *)s);
-		d += 8;
-		s += 8;
-		n -= 8;
-	}
-
-	if (n >= 4) {
-		movnti_4((void *)d, (const void *)s);
-		d += 4;
-		s += 4;
-		n -= 4;
-	}
-
-	if (n) {
-		memcpy((void *)d, (const void *)s, n);
-		clean_cache_range((void *)d, n);
-	}
+	movnti_tail(d, s, n);
 	return dst;
 }
 

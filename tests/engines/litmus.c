@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The litmus engine (tests/litmus.h): CPU pair selection from the CPUID
- * topology, the per-iteration release barrier, the batch loop, counting
- * and the litmus7-style report.
+ * The litmus engine (tests/engines/litmus.h): CPU pair selection from the
+ * CPUID topology, the per-iteration release barrier, the batch loop,
+ * counting and the litmus7-style report; on_cpus() starts and joins the
+ * two threads.
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/special_insns.h"
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
+#include "lib/on_cpus.h"
 #include "lib/timing.h"
 #include "lib/printf.h"
 #include "lib/options.h"
 #include "lib/string.h"
-#include "tests/litmus.h"
+#include "tests/engines/litmus.h"
 
 /* The built-in default of litmus.iters. */
 #define LITMUS_DEFAULT_ITERS 1000000ull
@@ -65,16 +67,8 @@ static const char *const wait_names[] = {
 	[WAIT_COUNT] = "after-count",
 };
 
-/* Who abandoned a run, besides thread 0 or 1. */
-#define GAVE_UP_WATCHDOG 2    /* the coordinator: no progress */
-#define GAVE_UP_NOT_STARTED 3 /* a thread could not be started */
-
-struct litmus_ctx;
-
-struct litmus_thread {
-	struct litmus_ctx *ctx;
-	unsigned int index;
-};
+/* Who abandoned a run, besides thread 0 or 1: the coordinator. */
+#define GAVE_UP_WATCHDOG 2
 
 struct litmus_ctx {
 	/* Read-only while the threads run. */
@@ -83,7 +77,9 @@ struct litmus_ctx {
 	size_t off_y;
 	u32 *regs[2];
 	u64 hang_cycles;
-	struct litmus_thread th[2];
+	/* Starts and joins the two threads; kept with the buffers. */
+	struct on_cpus oc;
+	unsigned int cpus[2];
 
 	/* The release barrier: both threads write it every iteration. */
 	struct {
@@ -414,12 +410,11 @@ static void litmus_count_batch(struct litmus_ctx *c, u32 n)
 	WRITE_ONCE(c->ctl.cut_at, ~0u);
 }
 
-static void litmus_thread(void *arg)
+/* Thread @me (0 or 1) of a run, on its CPU of the pair. */
+static void litmus_thread(void *arg, unsigned int me)
 {
-	struct litmus_thread *th = arg;
-	struct litmus_ctx *c = th->ctx;
+	struct litmus_ctx *c = arg;
 	const struct litmus_test *t = c->t;
-	unsigned int me = th->index;
 	litmus_body_fn body = t->shape->body[me];
 	u32 *regs = c->regs[me];
 	u32 sense = 0;
@@ -473,38 +468,20 @@ static void litmus_thread(void *arg)
 }
 
 /*
- * Wait for the thread on @cpu for as long as the run makes progress.
- * Returns the platform's result, or -2 if the CPU stopped making progress
- * and did not return even after the run was abandoned.
+ * The join's watch over a run: batches counted are progress; a run that
+ * makes none for twice the hang time is abandoned (both threads look at
+ * err.abort while they wait), and then given that long again to return.
  */
-static int litmus_wait_cpu(struct litmus_ctx *c, unsigned int cpu,
-			   const struct litmus_config *cfg)
+static u64 litmus_progress(void *arg)
 {
-	u64 stall = ms_to_cycles(2 * cfg->hang_ms);
-	u64 last = READ_ONCE(c->batches), since = rdtsc();
-	bool abandoned = false;
+	return READ_ONCE(((struct litmus_ctx *)arg)->batches);
+}
 
-	for (;;) {
-		int rc = plat_wait_cpu(cpu, 20000);
-		u64 now = rdtsc(), seen;
+static void litmus_stop(void *arg)
+{
+	struct litmus_ctx *c = arg;
 
-		if (rc != -2)
-			return rc;
-		seen = READ_ONCE(c->batches);
-		if (seen != last) {
-			last = seen;
-			since = now;
-			continue;
-		}
-		if (now - since < stall)
-			continue;
-		if (abandoned)
-			return -2;
-		/* Tell both threads to stop; they look at it while waiting. */
-		litmus_give_up(c, GAVE_UP_WATCHDOG, WAIT_ITER, c->iters_done);
-		abandoned = true;
-		since = now;
-	}
+	litmus_give_up(c, GAVE_UP_WATCHDOG, WAIT_ITER, c->iters_done);
 }
 
 static void format_outcome(char *buf, size_t len, const struct litmus_shape *sh,
@@ -617,7 +594,6 @@ enum litmus_verdict litmus_run(struct kunit *test, const struct litmus_test *t,
 	size_t regs_size =
 		(size_t)LITMUS_MAX_BATCH * LITMUS_MAX_REGS * sizeof(u32);
 	struct litmus_ctx *c;
-	int rc0 = 0, rc1;
 	bool leak = false;
 
 	c = plat_alloc_aligned(sizeof(*c), 64);
@@ -646,42 +622,21 @@ enum litmus_verdict litmus_run(struct kunit *test, const struct litmus_test *t,
 		LITMUS_BATCH_TARGET_US * tsc_khz_for_deadlines() / 1000;
 	c->ctl.batch_n = (u32)min((u64)LITMUS_MIN_BATCH, c->target);
 	c->ctl.cut_at = ~0u;
-	for (unsigned int i = 0; i < 2; i++) {
-		c->th[i].ctx = c;
-		c->th[i].index = i;
-	}
+	c->cpus[0] = pair->cpu[0];
+	c->cpus[1] = pair->cpu[1];
 	/*
-	 * Thread 1 first: it waits at the start barrier for thread 0, which
-	 * runs right here when CPU 0 is part of the pair.
+	 * Thread 0 runs right here when CPU 0 is part of the pair; on_cpus()
+	 * starts the other(s) and waits for both while batches get counted.
 	 */
-	rc1 = plat_run_on_cpu_async(pair->cpu[1], litmus_thread, &c->th[1]);
-	if (rc1) {
-		kunit_fail_at(test, __FILE__, __LINE__,
-			      "%s: CPU %u does not take work (%d)", t->name,
-			      pair->cpu[1], rc1);
-		goto out;
-	}
-	if (pair->cpu[0] == 0) {
-		litmus_thread(&c->th[0]);
-	} else {
-		int rc = plat_run_on_cpu_async(pair->cpu[0], litmus_thread,
-					       &c->th[0]);
-
-		if (rc) {
-			/* Thread 1 gives up at its start barrier. */
-			litmus_give_up(c, GAVE_UP_NOT_STARTED, WAIT_START, 0);
-			kunit_fail_at(test, __FILE__, __LINE__,
-				      "%s: CPU %u does not take work (%d)",
-				      t->name, pair->cpu[0], rc);
-		} else {
-			rc0 = litmus_wait_cpu(c, pair->cpu[0], cfg);
-		}
-	}
-	rc1 = litmus_wait_cpu(c, pair->cpu[1], cfg);
-	if (rc0 == -1 || rc1 == -1)
-		kunit_fail_at(test, __FILE__, __LINE__,
-			      "%s: the litmus thread on CPU %u faulted",
-			      t->name, rc0 == -1 ? pair->cpu[0] : pair->cpu[1]);
+	on_cpus_init(&c->oc, 2, litmus_thread, c);
+	c->oc.cpus = c->cpus;
+	c->oc.start_timeout_us = cfg->hang_ms * 1000;
+	c->oc.timeout_us = 2 * cfg->hang_ms * 1000;
+	c->oc.progress = litmus_progress;
+	c->oc.stop = litmus_stop;
+	if (on_cpus(&c->oc))
+		kunit_fail_at(test, __FILE__, __LINE__, "%s on CPUs %u,%u: %s",
+			      t->name, pair->cpu[0], pair->cpu[1], c->oc.why);
 	if (c->err.abort) {
 		unsigned int who = c->err.thread;
 
@@ -700,15 +655,11 @@ enum litmus_verdict litmus_run(struct kunit *test, const struct litmus_test *t,
 				      t->name, pair->cpu[0], pair->cpu[1],
 				      2 * cfg->hang_ms);
 	}
-	if (rc0 == -2 || rc1 == -2) {
+	if (c->oc.stuck)
 		/* A CPU may still touch the buffers: never hand them back. */
 		leak = true;
-		kunit_fail_at(test, __FILE__, __LINE__,
-			      "%s: CPU %u did not come back from the run",
-			      t->name, rc0 == -2 ? pair->cpu[0] : pair->cpu[1]);
-	} else if (!c->err.abort && rc0 == 0 && rc1 == 0) {
+	else if (!c->err.abort && !c->oc.rc)
 		verdict = litmus_report(test, c, pair);
-	}
 out:
 	if (leak)
 		return verdict;

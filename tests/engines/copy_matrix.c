@@ -2,7 +2,7 @@
 /*
  * The copy test matrix; see copy_matrix.h.
  */
-#include "tests/copy_matrix.h"
+#include "tests/engines/copy_matrix.h"
 #include "arch/x86/lib/memcpy_nt.h"
 #include "include/platform.h"
 #include "lib/string.h"

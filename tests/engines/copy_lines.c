@@ -2,7 +2,7 @@
 /*
  * Line recording for the copy suites; see copy_lines.h.
  */
-#include "tests/copy_lines.h"
+#include "tests/engines/copy_lines.h"
 #include "include/compiler.h"
 
 static void record_line(void *line, void *ctx)

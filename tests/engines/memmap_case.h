@@ -9,8 +9,8 @@
  * under QEMU TCG; an order-18 folio is only partly covered, and its
  * vmemmap-optimised form writes 128 struct pages.
  */
-#ifndef NTBOOT_TESTS_MEMMAP_CASE_H
-#define NTBOOT_TESTS_MEMMAP_CASE_H
+#ifndef NTBOOT_TESTS_ENGINES_MEMMAP_CASE_H
+#define NTBOOT_TESTS_ENGINES_MEMMAP_CASE_H
 
 #include "lib/kunit.h"
 #include "mm/memmap.h"

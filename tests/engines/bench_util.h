@@ -5,8 +5,8 @@
  * against the caches they are meant to fit in or to overflow, and sizes
  * in words for the lines that explain them.
  */
-#ifndef NTBOOT_TESTS_BENCH_UTIL_H
-#define NTBOOT_TESTS_BENCH_UTIL_H
+#ifndef NTBOOT_TESTS_ENGINES_BENCH_UTIL_H
+#define NTBOOT_TESTS_ENGINES_BENCH_UTIL_H
 
 #include "include/types.h"
 #include "lib/options.h"

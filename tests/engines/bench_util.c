@@ -4,7 +4,7 @@
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "tests/bench_util.h"
+#include "tests/engines/bench_util.h"
 #include "include/platform.h"
 
 DEFINE_OPTION_SIZE(namespace, 100ull << 30, SZ_2M, SZ_4K,

@@ -19,8 +19,8 @@
  * pair. copy_matrix_init_full() keeps every case in the image too: the
  * generic and the bulk routine take about 0.7 s each under TCG that way.
  */
-#ifndef NTBOOT_TESTS_COPY_MATRIX_H
-#define NTBOOT_TESTS_COPY_MATRIX_H
+#ifndef NTBOOT_TESTS_ENGINES_COPY_MATRIX_H
+#define NTBOOT_TESTS_ENGINES_COPY_MATRIX_H
 
 #include "arch/x86/lib/copy_variant.h"
 #include "lib/kunit.h"

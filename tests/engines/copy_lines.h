@@ -4,8 +4,8 @@
  * suites that check which lines a copy cleans. While recording, nothing
  * is written back (clean_cache_set_hook()).
  */
-#ifndef NTBOOT_TESTS_COPY_LINES_H
-#define NTBOOT_TESTS_COPY_LINES_H
+#ifndef NTBOOT_TESTS_ENGINES_COPY_LINES_H
+#define NTBOOT_TESTS_ENGINES_COPY_LINES_H
 
 #include "arch/x86/lib/clean_cache.h"
 #include "include/types.h"

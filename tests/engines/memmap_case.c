@@ -3,7 +3,7 @@
  * The namespaces the memmap suites run and their shared checks; see
  * memmap_case.h.
  */
-#include "tests/memmap_case.h"
+#include "tests/engines/memmap_case.h"
 #include "lib/printf.h"
 #include "lib/options.h"
 

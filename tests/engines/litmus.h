@@ -19,8 +19,8 @@
  * Results are printed as "# litmus" histogram lines and a litmus7-style
  * "# Observation NAME Never|Sometimes|Always N M" line per run.
  */
-#ifndef NTBOOT_TESTS_LITMUS_H
-#define NTBOOT_TESTS_LITMUS_H
+#ifndef NTBOOT_TESTS_ENGINES_LITMUS_H
+#define NTBOOT_TESTS_ENGINES_LITMUS_H
 
 #include "include/compiler.h"
 #include "include/types.h"
