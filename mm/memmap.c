@@ -100,7 +100,7 @@ bool memmap_strategy_usable(const struct memmap_strategy *s,
 			return false;
 		}
 	}
-	if (!memmap_init_lookup(s->copy, l->id)) {
+	if (!memmap_init_lookup(s->copy, l->id, false)) {
 		ntb_snprintf(why, len, "%s not built for the %s layout",
 			     s->name, l->name);
 		return false;
@@ -242,7 +242,8 @@ int memmap_set_strategy(struct memmap *m, const char *name, char *why,
 		return -1;
 	m->strategy = s;
 	m->cfg.strategy = s->name;
-	m->init = memmap_init_lookup(s->copy, m->layout->id);
+	m->init = memmap_init_lookup(s->copy, m->layout->id, false);
+	m->init_checked = memmap_init_lookup(s->copy, m->layout->id, true);
 	return 0;
 }
 

@@ -187,7 +187,7 @@ struct memmap {
 	struct memmap_config cfg;
 	const struct page_layout *layout;
 	const struct memmap_strategy *strategy;
-	memmap_init_fn init;
+	memmap_init_fn init;		/* the plain loop (timed) */
 	struct page *pages;		/* the struct page of base_pfn */
 	unsigned long base_pfn;
 	unsigned long nr_pfns;
@@ -201,6 +201,7 @@ struct memmap {
 	/* What memmap_init_zone_device() did in the last run. */
 	unsigned long nr_initialised;	/* the count its pr_debug() prints */
 	unsigned long drains[NR_MEMMAP_DRAINS];
+	memmap_init_fn init_checked;	/* @init with the checker's hooks */
 };
 
 /*

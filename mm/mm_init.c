@@ -264,17 +264,18 @@ static __always_inline void prep_compound_head(const struct page_layout *l,
 
 /* The bytes prep_compound_head() stores to, declared to the checker. */
 static __always_inline void
-ntcheck_prep_compound_head(const struct page_layout *l, struct page *page,
-			   unsigned int order)
+ntcheck_prep_compound_head(const bool checked, const struct page_layout *l,
+			   struct page *page, unsigned int order)
 {
 	struct folio_page2 *f2 = (struct folio_page2 *)nth_page(l, page, 2);
 
-	ntcheck_cached_store(nth_page(l, page, 1), sizeof(struct folio_page1),
-			     "prep_compound_head()");
+	ntcheck_model_cached_store(checked, nth_page(l, page, 1),
+				   sizeof(struct folio_page1),
+				   "prep_compound_head()");
 	if (order > 1)
-		ntcheck_cached_store(&f2->_deferred_list,
-				     sizeof(f2->_deferred_list),
-				     "prep_compound_head()");
+		ntcheck_model_cached_store(checked, &f2->_deferred_list,
+					   sizeof(f2->_deferred_list),
+					   "prep_compound_head()");
 }
 
 /*
@@ -333,15 +334,30 @@ static __always_inline bool memmap_copy_fill(const enum memmap_copy copy)
 	return copy >= MEMMAP_FILL_MOV;
 }
 
-/* memcpy_nt_drain() at @at, counted for the tests. */
+/*
+ * memcpy_nt_drain() at @at, counted for the tests; in a checked loop
+ * (docs/ntcheck.md) it also retires the stores the loop recorded.
+ */
 static __always_inline void memmap_drain(struct memmap *m,
 					 const enum memmap_copy copy,
+					 const bool checked,
 					 enum memmap_drain_point at)
 {
 	if (!memmap_copy_nt(copy) || !m->cfg.drain)
 		return;
 	m->drains[at]++;
 	memcpy_nt_drain();
+	ntcheck_model_drained(checked);
+}
+
+/* A checked loop's record of what a non-temporal copy or fill wrote. */
+static __always_inline void memmap_nt_written(const struct memmap *m,
+					      const enum memmap_copy copy,
+					      const bool checked,
+					      const void *p, size_t n)
+{
+	if (memmap_copy_nt(copy))
+		ntcheck_model_store(checked, p, n, m->strategy->name);
 }
 
 /*
@@ -459,26 +475,33 @@ static __always_inline void tmpl_fill(const enum memmap_copy copy,
  * page.
  */
 static __always_inline void
-zone_device_page_init_from_template(const enum memmap_copy copy,
+zone_device_page_init_from_template(const struct memmap *m,
+				    const enum memmap_copy copy,
+				    const bool checked,
 				    const unsigned int size, struct page *page,
 				    struct page *template, unsigned long pfn)
 {
 	zone_device_page_update_template(template, pfn);
 	if (pageblock_aligned(pfn)) {
-		ntcheck_cached_store(page, size, "the pageblock-aligned copy");
+		ntcheck_model_cached_store(checked, page, size,
+					   "the pageblock-aligned copy");
 		__builtin_memcpy(page, template, size);
+		return;
 	}
-	else if (memmap_copy_fill(copy))
+	if (memmap_copy_fill(copy))
 		tmpl_fill(copy, size, page, template, 1);
 	else
 		tmpl_copy_page(copy, size, page, template);
+	memmap_nt_written(m, copy, checked, page, size);
 }
 
 /*
  * [pfn, end_pfn) from one template, in runs that stop at pageblock
  * boundaries so that the aligned pfns still get their cached copy.
  */
-static __always_inline void zone_device_fill_range(const enum memmap_copy copy,
+static __always_inline void zone_device_fill_range(const struct memmap *m,
+						   const enum memmap_copy copy,
+						   const bool checked,
 						   const unsigned int size,
 						   struct page *page,
 						   struct page *template,
@@ -489,8 +512,8 @@ static __always_inline void zone_device_fill_range(const enum memmap_copy copy,
 		unsigned long run_end;
 
 		if (pageblock_aligned(pfn)) {
-			ntcheck_cached_store(page, size,
-					     "the pageblock-aligned copy");
+			ntcheck_model_cached_store(checked, page, size,
+						   "the pageblock-aligned copy");
 			__builtin_memcpy(page, template, size);
 			page = (struct page *)((char *)page + size);
 			pfn++;
@@ -498,6 +521,8 @@ static __always_inline void zone_device_fill_range(const enum memmap_copy copy,
 		}
 		run_end = min(pageblock_align(pfn), end_pfn);
 		tmpl_fill(copy, size, page, template, run_end - pfn);
+		memmap_nt_written(m, copy, checked, page,
+				  (run_end - pfn) * size);
 		page = (struct page *)((char *)page + (run_end - pfn) * size);
 		pfn = run_end;
 	}
@@ -510,6 +535,7 @@ static __always_inline void zone_device_fill_range(const enum memmap_copy copy,
 static __always_inline void memmap_init_compound(struct memmap *m,
 						 const enum page_layout_id lid,
 						 const enum memmap_copy copy,
+						 const bool checked,
 						 struct page *head,
 						 unsigned long head_pfn,
 						 unsigned long zone_idx,
@@ -524,8 +550,8 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 	unsigned int order = pgmap->vmemmap_shift;
 	struct page *page;
 
-	ntcheck_cached_store(&head->flags, sizeof(head->flags),
-			     "__SetPageHead()");
+	ntcheck_model_cached_store(checked, &head->flags, sizeof(head->flags),
+				   "__SetPageHead()");
 	__SetPageHead(head);
 
 	if (copy == MEMMAP_SLOW) {
@@ -544,11 +570,12 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 	set_compound_head(m, l, tail_template, head, order);
 	page = nth_page(l, head, 1);
 	if (memmap_copy_fill(copy)) {
-		zone_device_fill_range(copy, size, page, tail_template,
-				       head_pfn + 1, end_pfn);
+		zone_device_fill_range(m, copy, checked, size, page,
+				       tail_template, head_pfn + 1, end_pfn);
 	} else {
 		for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
-			zone_device_page_init_from_template(copy, size, page,
+			zone_device_page_init_from_template(m, copy, checked,
+							    size, page,
 							    tail_template, pfn);
 			page = (struct page *)((char *)page + size);
 		}
@@ -558,14 +585,15 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 	 * prep_compound_head() overwrites parts of the first two tails:
 	 * their copies must not land after it.
 	 */
-	memmap_drain(m, copy, MEMMAP_DRAIN_BEFORE_PREP_HEAD);
-	ntcheck_prep_compound_head(l, head, order);
+	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_PREP_HEAD);
+	ntcheck_prep_compound_head(checked, l, head, order);
 	prep_compound_head(l, head, order);
 }
 
 static __always_inline void
 __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
-			  const enum memmap_copy copy, unsigned long start_pfn,
+			  const enum memmap_copy copy, const bool checked,
+			  unsigned long start_pfn,
 			  unsigned long nr_pages, struct dev_pagemap *pgmap)
 {
 	const struct page_layout *l = &page_layouts[lid];
@@ -604,7 +632,8 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 
 	if (memmap_copy_fill(copy) && pfns_per_compound == 1) {
 		/* order-0 pages: the whole range is one template */
-		zone_device_fill_range(copy, size, pfn_to_page(m, l, start_pfn),
+		zone_device_fill_range(m, copy, checked, size,
+				       pfn_to_page(m, l, start_pfn),
 				       &head_template.page, start_pfn, end_pfn);
 		goto out;
 	}
@@ -617,7 +646,8 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 			__init_zone_device_page(m, l, page, pfn, zone_idx, nid,
 						pgmap);
 		else
-			zone_device_page_init_from_template(copy, size, page,
+			zone_device_page_init_from_template(m, copy, checked,
+							    size, page,
 							    &head_template.page,
 							    pfn);
 
@@ -625,8 +655,8 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 			continue;
 
 		/* memmap_init_compound() starts with a store to the head */
-		memmap_drain(m, copy, MEMMAP_DRAIN_BEFORE_COMPOUND);
-		ntcheck_publish("memmap_init_compound()");
+		memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_COMPOUND);
+		ntcheck_model_publish(checked, "memmap_init_compound()");
 
 		/*
 		 * The kernel initialises whole folios: namespaces are
@@ -634,26 +664,42 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 		 * inside a folio and stops at their end.
 		 */
 		nr = min(compound_nr_pages(m, l, altmap, pgmap), end_pfn - pfn);
-		memmap_init_compound(m, lid, copy, page, pfn, zone_idx, nid,
+		memmap_init_compound(m, lid, copy, checked, page, pfn,
+				     zone_idx, nid,
 				     pgmap, nr, &tail_template.page);
 	}
 out:
-	memmap_drain(m, copy, MEMMAP_DRAIN_BEFORE_RETURN);
-	ntcheck_publish("the return of memmap_init_zone_device()");
+	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_RETURN);
+	ntcheck_model_publish(checked,
+			      "the return of memmap_init_zone_device()");
 
 	pageblock_migratetype_init_range(m, start_pfn, nr_pages,
 					 MIGRATE_MOVABLE);
 	m->nr_initialised = nr_pages;
 }
 
+/*
+ * Two loops per strategy and layout: memmap_init_<COPY>_<LAYOUT>, the
+ * plain one the benchmarks time (and tools/check-objcode reads), and
+ * memmap_init_<COPY>_<LAYOUT>_checked, the same with the ordering
+ * checker's model-level hooks (docs/ntcheck.md), run when the checker is
+ * on for the running case.
+ */
 #define DEFINE_MEMMAP_INIT(copy, lid)                                        \
 	static void memmap_init_##copy##_##lid(struct memmap *m,              \
 					       unsigned long start_pfn,       \
 					       unsigned long nr_pages,        \
 					       struct dev_pagemap *pgmap)     \
 	{                                                                     \
-		__memmap_init_zone_device(m, lid, copy, start_pfn, nr_pages,  \
-					  pgmap);                             \
+		__memmap_init_zone_device(m, lid, copy, false, start_pfn,     \
+					  nr_pages, pgmap);                   \
+	}                                                                     \
+	static void memmap_init_##copy##_##lid##_checked(                     \
+		struct memmap *m, unsigned long start_pfn,                    \
+		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
+	{                                                                     \
+		__memmap_init_zone_device(m, lid, copy, true, start_pfn,      \
+					  nr_pages, pgmap);                   \
 	}
 
 /* Copies that serve any size. */
@@ -681,7 +727,9 @@ DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX512, PAGE_LAYOUT_64)
 DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX, PAGE_LAYOUT_64)
 DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX, PAGE_LAYOUT_96)
 
-#define MEMMAP_INIT_ENTRY(copy, lid) [copy][lid] = memmap_init_##copy##_##lid
+#define MEMMAP_INIT_ENTRY(copy, lid)                                         \
+	[copy][lid] = { memmap_init_##copy##_##lid,                           \
+			memmap_init_##copy##_##lid##_checked }
 #define MEMMAP_INIT_ENTRIES_ANY(lid)                                         \
 	MEMMAP_INIT_ENTRY(MEMMAP_SLOW, lid),                                  \
 	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_MEMCPY, lid),                           \
@@ -696,7 +744,7 @@ DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX, PAGE_LAYOUT_96)
 	MEMMAP_INIT_ENTRY(MEMMAP_FILL_SSE2, lid)
 
 static const memmap_init_fn
-memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS] = {
+memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS][2] = {
 	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_64),
 	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_80_KMSAN),
 	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_80_CPUPID),
@@ -708,15 +756,19 @@ memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS] = {
 };
 
 memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
-				  enum page_layout_id layout)
+				  enum page_layout_id layout, bool checked)
 {
 	if (copy >= NR_MEMMAP_COPIES || layout >= NR_PAGE_LAYOUTS)
 		return NULL;
-	return memmap_init_fns[copy][layout];
+	return memmap_init_fns[copy][layout][checked];
 }
 
+/* The checked loop when the checker records for the running case. */
 void memmap_init_zone_device(struct memmap *m, unsigned long start_pfn,
 			     unsigned long nr_pages, struct dev_pagemap *pgmap)
 {
-	m->init(m, start_pfn, nr_pages, pgmap);
+	if (ntcheck_active())
+		m->init_checked(m, start_pfn, nr_pages, pgmap);
+	else
+		m->init(m, start_pfn, nr_pages, pgmap);
 }

@@ -26,8 +26,10 @@ void memmap_init_zone_device(struct memmap *m, unsigned long start_pfn,
 /*
  * The loop compiled for @copy and @layout, or NULL when that pair does
  * not exist (a fill width the layout's size is not a multiple of, ...).
+ * @checked: its instantiation with the ordering checker's model-level
+ * hooks (docs/ntcheck.md).
  */
 memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
-				  enum page_layout_id layout);
+				  enum page_layout_id layout, bool checked);
 
 #endif
