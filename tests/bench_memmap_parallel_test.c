@@ -30,9 +30,9 @@
 #include "lib/run_context.h"
 #include "lib/string.h"
 #include "lib/timing.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/bench_util.h"
-#include "mm/mm_init.h"
+#include "model/mm/mm_init.h"
 
 /* Keep a tenth of free memory for everything else. */
 /* pfns per word of the pageblock bitmap */

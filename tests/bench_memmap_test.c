@@ -18,7 +18,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/copy_variant.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/bench.h"
 #include "lib/glob.h"
@@ -27,7 +27,7 @@
 #include "lib/printf.h"
 #include "lib/run_context.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/bench_util.h"
 
 #define BUF_ALIGN (2ull << 20)

@@ -33,8 +33,8 @@
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/clean_cache.h"
-#include "arch/x86/lib/memcpy_nocache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "arch/x86/lib/copy_clean.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/bench.h"
 #include "lib/glob.h"

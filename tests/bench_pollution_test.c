@@ -32,7 +32,7 @@
 #include "lib/run_context.h"
 #include "lib/string.h"
 #include "lib/timing.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/bench_util.h"
 
 #define SUITE "bench_pollution"

@@ -5,8 +5,7 @@
  * 64/80/96-byte call compiles to MOVNTI stores and no call, and the
  * memcpy_nt()/memcpy_nt_drain() API built on it.
  */
-#include "arch/x86/lib/memcpy_flushcache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"

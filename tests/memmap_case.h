@@ -13,7 +13,7 @@
 #define NTBOOT_TESTS_MEMMAP_CASE_H
 
 #include "lib/kunit.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 
 struct memmap_case {
 	enum page_layout_id layout;

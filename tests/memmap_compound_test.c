@@ -9,7 +9,7 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/memmap_case.h"
 
 /* what memmap_poison(m, 0x77) leaves in a word */

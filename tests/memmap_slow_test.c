@@ -10,7 +10,7 @@
 #include "lib/options.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/memmap_case.h"
 
 /* flags of a device page of node 3: zone 4 << 51, node 3 << 54, PG_reserved */

@@ -29,7 +29,7 @@
 #include "lib/run_context.h"
 #include "lib/string.h"
 #include "lib/timing.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 
 /* Struct pages the early check looks at: the last ones written. */
 #define EARLY_PAGES 64

@@ -11,7 +11,7 @@
 #include "lib/ntcheck.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/memmap_case.h"
 
 static void strategies_listed(struct kunit *test)

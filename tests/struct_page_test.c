@@ -6,7 +6,7 @@
  */
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 
 static const struct page_layout *layout_nr(int i)
 {

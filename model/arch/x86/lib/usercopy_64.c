@@ -14,7 +14,7 @@
  * There is no fence: the caller drains (SFENCE) when it needs the data
  * ordered. The source may have any alignment.
  */
-#include "arch/x86/lib/memcpy_flushcache.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "arch/x86/lib/clean_cache.h"
 #include "lib/string.h"
 

@@ -17,11 +17,12 @@
  * no sanitizer checks of their own; the loads of the source go through
  * __builtin_memcpy, which any alignment allows.
  */
-#ifndef NTBOOT_ARCH_X86_LIB_MEMCPY_FLUSHCACHE_H
-#define NTBOOT_ARCH_X86_LIB_MEMCPY_FLUSHCACHE_H
+#ifndef NTBOOT_MODEL_ASM_STRING_64_H
+#define NTBOOT_MODEL_ASM_STRING_64_H
 
 #include "include/compiler.h"
 #include "include/types.h"
+#include "arch/x86/special_insns.h"
 #include "lib/ntcheck.h"
 
 typedef u32 __attribute__((aligned(1), may_alias)) u32_unaligned;
@@ -148,6 +149,31 @@ static __always_inline void memcpy_flushcache(void *dst, const void *src,
 		__memcpy_flushcache(dst, src, cnt);
 		break;
 	}
+}
+
+/*
+ * memcpy_nocache(): the series "use nocache copy in
+ * copy_from_iter_nocache()" declares it here and defines it in
+ * arch/x86/lib/misc.c (model/arch/x86/lib/misc.c): the kernel's nocache
+ * copy, copy_to_nontemporal(). It ends with an SFENCE and cleans nothing.
+ */
+void *memcpy_nocache(void *dst, const void *src, size_t n);
+
+/*
+ * memcpy_nt() and memcpy_nt_drain(): the series' generic non-temporal copy
+ * API, which "mm: use memcpy_nt() in zone-device template copies" calls.
+ * On x86 memcpy_nt() is memcpy_flushcache(), so a constant 64/80/96-byte
+ * struct page copy stays inline; memcpy_nt_drain() is SFENCE. Callers
+ * drain before they (or another CPU) build on the copied data.
+ */
+static __always_inline void memcpy_nt(void *dst, const void *src, size_t n)
+{
+	memcpy_flushcache(dst, src, n);
+}
+
+static __always_inline void memcpy_nt_drain(void)
+{
+	sfence();
 }
 
 #endif

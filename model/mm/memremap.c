@@ -2,7 +2,7 @@
 /*
  * Names of the ZONE_DEVICE memory types, for reports and test cases.
  */
-#include "mm/memremap.h"
+#include "model/include/linux/memremap.h"
 
 const char *memory_type_name(enum memory_type type)
 {

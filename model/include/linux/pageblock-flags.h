@@ -8,12 +8,12 @@
  * The model keeps the usemaps of the sections a range touches in one
  * array, section after section, with the kernel's bit positions.
  */
-#ifndef NTBOOT_MM_PAGEBLOCK_H
-#define NTBOOT_MM_PAGEBLOCK_H
+#ifndef NTBOOT_MODEL_LINUX_PAGEBLOCK_FLAGS_H
+#define NTBOOT_MODEL_LINUX_PAGEBLOCK_FLAGS_H
 
 #include "include/compiler.h"
 #include "include/types.h"
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 
 #define SECTION_SIZE_BITS 27
 #define PFN_SECTION_SHIFT (SECTION_SIZE_BITS - PAGE_SHIFT)

@@ -9,10 +9,10 @@
  * struct page of a pfn lives, the pageblock flags, and which way to fill
  * the struct pages (the strategy).
  */
-#ifndef NTBOOT_MM_MM_INIT_H
-#define NTBOOT_MM_MM_INIT_H
+#ifndef NTBOOT_MODEL_MM_MM_INIT_H
+#define NTBOOT_MODEL_MM_MM_INIT_H
 
-#include "mm/memmap.h"
+#include "model/memmap.h"
 
 /*
  * Initialise the struct pages of [start_pfn, start_pfn + nr_pages) for

@@ -25,13 +25,13 @@
  * template held in registers. A strategy runs as one loop compiled for it
  * and for the layout, so no call or branch per page chooses the copy.
  */
-#ifndef NTBOOT_MM_MEMMAP_H
-#define NTBOOT_MM_MEMMAP_H
+#ifndef NTBOOT_MODEL_MEMMAP_H
+#define NTBOOT_MODEL_MEMMAP_H
 
 #include "include/types.h"
-#include "mm/memremap.h"
-#include "mm/page_layout.h"
-#include "mm/pageblock.h"
+#include "model/include/linux/memremap.h"
+#include "model/include/linux/mm_types.h"
+#include "model/include/linux/pageblock-flags.h"
 
 /* How a struct page gets into the memmap. */
 enum memmap_copy {

@@ -29,16 +29,15 @@
  * constants inside, so a fixed-size memcpy_flushcache() really is the
  * inline MOVNTI sequence and no per-page call or switch picks the copy.
  */
-#include "mm/mm_init.h"
+#include "model/mm/mm_init.h"
 #include "arch/x86/lib/copy_simd.h"
 #include "arch/x86/lib/copy_template.h"
-#include "arch/x86/lib/memcpy_flushcache.h"
-#include "arch/x86/lib/memcpy_nocache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
+#include "arch/x86/lib/copy_clean.h"
 #include "arch/x86/special_insns.h"
 #include "lib/ntcheck.h"
-#include "mm/memremap.h"
-#include "mm/pageblock.h"
+#include "model/include/linux/memremap.h"
+#include "model/include/linux/pageblock-flags.h"
 
 /* The size of a layout as a constant the compiler sees. */
 #define LAYOUT_SIZE(lid)                                                     \
@@ -323,6 +322,8 @@ static __always_inline bool memmap_copy_nt(const enum memmap_copy copy)
 	case MEMMAP_SLOW:
 	case MEMMAP_TMPL_MEMCPY:
 	case MEMMAP_FILL_MOV:
+	/* the kernel's nocache copy ends with its own SFENCE */
+	case MEMMAP_TMPL_NOCACHE:
 		return false;
 	default:
 		return true;

@@ -10,11 +10,11 @@
  * initialises the @free ones earlier, in memmap_init_range(), and
  * memmap_init_zone_device() starts after them (vmem_altmap_offset()).
  */
-#ifndef NTBOOT_MM_MEMREMAP_H
-#define NTBOOT_MM_MEMREMAP_H
+#ifndef NTBOOT_MODEL_LINUX_MEMREMAP_H
+#define NTBOOT_MODEL_LINUX_MEMREMAP_H
 
 #include "include/types.h"
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 
 enum memory_type {
 	/* 0 is reserved to catch an uninitialised type field */

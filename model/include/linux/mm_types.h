@@ -29,8 +29,8 @@
  * PAGE_MAPCOUNT and MM_ID (selected by THP), no KASAN software tags, no
  * WANT_PAGE_VIRTUAL.
  */
-#ifndef NTBOOT_MM_PAGE_LAYOUT_H
-#define NTBOOT_MM_PAGE_LAYOUT_H
+#ifndef NTBOOT_MODEL_LINUX_MM_TYPES_H
+#define NTBOOT_MODEL_LINUX_MM_TYPES_H
 
 #include "include/compiler.h"
 #include "include/types.h"

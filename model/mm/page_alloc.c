@@ -3,7 +3,7 @@
  * Storage for the modelled pageblock usemaps; the bit operations are
  * inline in pageblock.h.
  */
-#include "mm/pageblock.h"
+#include "model/include/linux/pageblock-flags.h"
 #include "include/platform.h"
 #include "lib/string.h"
 

@@ -5,14 +5,14 @@
  * the result written down field by field from the kernel's rules, not by
  * running the code that wrote it.
  */
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "arch/x86/lib/copy_variant.h"
 #include "include/platform.h"
 #include "lib/options.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/mm_init.h"
+#include "model/mm/mm_init.h"
 
 const struct memmap_strategy memmap_strategies[] = {
 	{ "slow", "__init_zone_device_page() for every pfn (no template)",
@@ -25,8 +25,9 @@ const struct memmap_strategy memmap_strategies[] = {
 	{ "tmpl_nt_fixed",
 	  "template, memcpy_nt() of a constant size: inline MOVNTI",
 	  MEMMAP_TMPL_NT_FIXED, "flushcache_%u", true },
-	{ "tmpl_nocache", "template, memcpy_nocache() call",
-	  MEMMAP_TMPL_NOCACHE, "nocache", true },
+	{ "tmpl_nocache",
+	  "template, memcpy_nocache() call (fences each copy itself)",
+	  MEMMAP_TMPL_NOCACHE, "nocache", false },
 	{ "tmpl_sse2_nt", "template, SSE2 MOVNTDQ copy",
 	  MEMMAP_TMPL_SSE2_NT, "sse2_nt", true },
 	{ "tmpl_avx_nt", "template, AVX VMOVNTDQ copy",

@@ -4,7 +4,7 @@
  * and from a byte offset back to the field, for reports that name what
  * differs.
  */
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 #include "lib/string.h"
 
 /* The C view of the common 64 bytes must match the table. */
