@@ -14,38 +14,35 @@
 #include "lib/string.h"
 #include "model/mm/mm_init.h"
 
+/*
+ * Each entry refers to its copy variant's symbol: a misspelt variant name
+ * in the list is an undefined symbol, and the link fails.
+ */
+#define MEMMAP_VDECL_0(v)
+#define MEMMAP_VDECL_1(v) extern const struct copy_variant __copy_variant_##v;
+#define MEMMAP_VDECL_2(v)                                                    \
+	extern const struct copy_variant __copy_variant_##v##_64;
+#define MEMMAP_VREF_0(v)
+#define MEMMAP_VREF_1(v) &__copy_variant_##v,
+#define MEMMAP_VREF_2(v) &__copy_variant_##v##_64,
+#define MEMMAP_VNAME_0(v) NULL
+#define MEMMAP_VNAME_1(v) #v
+#define MEMMAP_VNAME_2(v) #v "_%u"
+
+#define MEMMAP_STRATEGY_VDECL(name, COPY, v, k, ...) MEMMAP_VDECL_##k(v)
+MEMMAP_STRATEGIES(MEMMAP_STRATEGY_VDECL)
+
+#define MEMMAP_STRATEGY_VREF(name, COPY, v, k, ...) MEMMAP_VREF_##k(v)
+static const struct copy_variant *const memmap_variant_refs[] __used = {
+	MEMMAP_STRATEGIES(MEMMAP_STRATEGY_VREF) NULL
+};
+
+#define MEMMAP_STRATEGY_ENTRY(n, COPY, v, k, is_nt, l, o, d)                 \
+	{ .name = #n, .desc = d, .copy = MEMMAP_##COPY,                        \
+	  .variant = MEMMAP_VNAME_##k(v), .nt = is_nt, .layouts = l,          \
+	  .origin = o },
 const struct memmap_strategy memmap_strategies[] = {
-	{ "slow", "__init_zone_device_page() for every pfn (no template)",
-	  MEMMAP_SLOW, NULL, false },
-	{ "tmpl_memcpy", "template, cached memcpy() of sizeof(struct page)",
-	  MEMMAP_TMPL_MEMCPY, "memcpy", false },
-	{ "tmpl_nt_generic",
-	  "template, memcpy_nt() as a __memcpy_flushcache() call",
-	  MEMMAP_TMPL_NT_GENERIC, "flushcache", true },
-	{ "tmpl_nt_fixed",
-	  "template, memcpy_nt() of a constant size: inline MOVNTI",
-	  MEMMAP_TMPL_NT_FIXED, "flushcache_%u", true },
-	{ "tmpl_nocache",
-	  "template, memcpy_nocache() call (fences each copy itself)",
-	  MEMMAP_TMPL_NOCACHE, "nocache", false },
-	{ "tmpl_sse2_nt", "template, SSE2 MOVNTDQ copy",
-	  MEMMAP_TMPL_SSE2_NT, "sse2_nt", true },
-	{ "tmpl_avx_nt", "template, AVX VMOVNTDQ copy",
-	  MEMMAP_TMPL_AVX_NT, "avx_nt", true },
-	{ "tmpl_avx512_nt", "template, AVX-512 VMOVNTDQ copy",
-	  MEMMAP_TMPL_AVX512_NT, "avx512_nt", true },
-	{ "tmpl_movdir64b", "template, one MOVDIR64B per 64-byte page",
-	  MEMMAP_TMPL_MOVDIR64B, "movdir64b", true },
-	{ "fill_mov", "runs of pages from a template in registers, MOV",
-	  MEMMAP_FILL_MOV, "tmpl_mov_%u", false },
-	{ "fill_movnti", "runs of pages from a template in registers, MOVNTI",
-	  MEMMAP_FILL_MOVNTI, "tmpl_movnti_%u", true },
-	{ "fill_sse2", "runs of pages from a template in xmm, MOVNTDQ",
-	  MEMMAP_FILL_SSE2, "tmpl_sse2_%u", true },
-	{ "fill_avx", "runs of pages from a template in ymm, VMOVNTDQ",
-	  MEMMAP_FILL_AVX, "tmpl_avx_%u", true },
-	{ "fill_avx512", "runs of pages from a template in zmm, VMOVNTDQ",
-	  MEMMAP_FILL_AVX512, "tmpl_avx512_%u", true },
+	MEMMAP_STRATEGIES(MEMMAP_STRATEGY_ENTRY)
 };
 
 const unsigned int memmap_nr_strategies = ARRAY_SIZE(memmap_strategies);

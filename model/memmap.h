@@ -19,10 +19,13 @@
  *           fail(r);
  *   memmap_destroy(&m);
  *
- * Strategies (memmap_strategies[]): "slow" is the kernel without the
- * template patches; "tmpl_*" copy a prepared struct page per pfn with
- * one copy routine; "fill_*" store runs of identical struct pages from a
- * template held in registers. A strategy runs as one loop compiled for it
+ * Strategies (memmap_strategies[], generated from the list in
+ * model/memmap_strategies.h): "slow" is the kernel at v7.2-rc1 without the
+ * series; "tmpl_memcpy", "tmpl_nt_generic" and "tmpl_nt_fixed" the
+ * series' template path and its steps; the other "tmpl_*" copy a
+ * prepared struct page per pfn with a wider copy routine, and "fill_*"
+ * store runs of identical struct pages from a template held in registers:
+ * the project's own, beyond the kernel and the series. A strategy runs as one loop compiled for it
  * and for the layout, so no call or branch per page chooses the copy.
  */
 #ifndef NTBOOT_MODEL_MEMMAP_H
@@ -32,25 +35,15 @@
 #include "model/include/linux/memremap.h"
 #include "model/include/linux/mm_types.h"
 #include "model/include/linux/pageblock-flags.h"
+#include "model/memmap_strategies.h"
 
-/* How a struct page gets into the memmap. */
+/* How a struct page gets into the memmap: one per strategy. */
+#define MEMMAP_COPY_ENUM(name, COPY, ...) MEMMAP_##COPY,
 enum memmap_copy {
-	MEMMAP_SLOW,		/* __init_zone_device_page() for every pfn */
-	MEMMAP_TMPL_MEMCPY,	/* template, cached memcpy() of sizeof */
-	MEMMAP_TMPL_NT_GENERIC,	/* template, __memcpy_flushcache() call */
-	MEMMAP_TMPL_NT_FIXED,	/* template, inline MOVNTI of sizeof */
-	MEMMAP_TMPL_NOCACHE,	/* template, memcpy_nocache() */
-	MEMMAP_TMPL_SSE2_NT,	/* template, MOVNTDQ copy */
-	MEMMAP_TMPL_AVX_NT,	/* template, VMOVNTDQ ymm copy */
-	MEMMAP_TMPL_AVX512_NT,	/* template, VMOVNTDQ zmm copy */
-	MEMMAP_TMPL_MOVDIR64B,	/* template, one MOVDIR64B (64-byte pages) */
-	MEMMAP_FILL_MOV,	/* runs from registers, cached MOV */
-	MEMMAP_FILL_MOVNTI,	/* runs from registers, MOVNTI */
-	MEMMAP_FILL_SSE2,	/* runs from xmm, MOVNTDQ */
-	MEMMAP_FILL_AVX,	/* runs from ymm, VMOVNTDQ (64, 96) */
-	MEMMAP_FILL_AVX512,	/* runs from zmm, VMOVNTDQ (64) */
+	MEMMAP_STRATEGIES(MEMMAP_COPY_ENUM)
 	NR_MEMMAP_COPIES
 };
+#undef MEMMAP_COPY_ENUM
 
 struct memmap_strategy {
 	const char *name;
@@ -62,6 +55,8 @@ struct memmap_strategy {
 	 */
 	const char *variant;
 	bool nt;	/* weakly ordered stores: the drains apply */
+	unsigned int layouts;		/* MEMMAP_L_*: compiled for these */
+	enum memmap_origin origin;
 };
 
 extern const struct memmap_strategy memmap_strategies[];

@@ -1,30 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * memmap_init_zone_device() in two ways that must write the same bytes.
+ * The kernel's mm/mm_init.c at Linux v7.2-rc1 with the series "mm: use
+ * memcpy_nt() in zone-device template copies" (its template path, and
+ * the fixed-size memcpy_flushcache() of "x86/string: extend
+ * memcpy_flushcache() fixed-size fastpaths"): memmap_init_zone_device()
+ * in two ways that must write the same bytes. docs/model.md lists every
+ * function with its kernel source, its status and the test that pins it.
  *
- * The slow path is the kernel's code as it stands under the seed patches:
- * every struct page zeroed and built field by field by
- * __init_zone_device_page(); the tails of a folio the same, then linked
- * by prep_compound_tail(); the folio metadata written by
- * prep_compound_head() once the tails are done; the pageblock flags of
- * the range set in one pass at the end.
+ * The slow path is the kernel without the series: every struct page
+ * zeroed and built field by field by __init_zone_device_page(); the
+ * tails of a folio the same, then linked by prep_compound_tail(); the
+ * folio metadata written by prep_compound_head() once all the tails are
+ * done (the order of the series' context); the pageblock flags of the
+ * range set in one pass at the end.
  *
- * The template path is the seed series: a head and a tail struct page are
+ * The template path is the series: a head and a tail struct page are
  * built once through the slow path; each pfn then gets a copy of the
  * right one, after its pfn-dependent fields are refreshed. The copy is
- * the strategy: a cached memcpy(), memcpy_nt() (memcpy_flushcache()), or
- * a wider store from the copy registry. Pageblock-aligned pfns get a
- * cached copy. Non-temporal copies are drained (SFENCE) before
- * memmap_init_compound() reads and writes the head, before
- * prep_compound_head() writes into the first tails, and before returning.
+ * the strategy (model/memmap_strategies.h): the series' memcpy() or
+ * memcpy_nt() (memcpy_flushcache()), or one of the project's own wider
+ * copies and fills. Non-temporal copies are drained (SFENCE) before
+ * memmap_init_compound() stores to the head, before prep_compound_head()
+ * writes into the first tails, and before returning. The series keeps
+ * KASAN and KMSAN builds on the slow path; the model runs every strategy
+ * on every layout, and the benchmarks say where the kernel could not
+ * (memmap_unreachable()).
  *
- * In a checking build (lib/ntcheck.h) the points where the order matters
- * are declared: every cached store of the template path to the memmap
- * (the pageblock-aligned copies, __SetPageHead(), prep_compound_head())
- * is checked against the non-temporal lines still pending on this CPU,
- * and memmap_init_compound() and the return publish what was written.
+ * The points where the order matters are declared to the ordering
+ * checker (lib/ntcheck.h): every cached store of the template path to
+ * the memmap (__SetPageHead(), prep_compound_head()) is checked against
+ * the non-temporal lines still pending on this CPU, and
+ * memmap_init_compound() and the return publish what was written.
  *
- * Each strategy is compiled into its own loop for each layout
+ * Each strategy is compiled into its own loops for each layout
  * (DEFINE_MEMMAP_INIT below): the strategy and the struct page size are
  * constants inside, so a fixed-size memcpy_flushcache() really is the
  * inline MOVNTI sequence and no per-page call or switch picks the copy.
@@ -38,6 +46,7 @@
 #include "lib/ntcheck.h"
 #include "model/include/linux/memremap.h"
 #include "model/include/linux/pageblock-flags.h"
+#include "model/mm/internal.h"
 
 /* The size of a layout as a constant the compiler sees. */
 #define LAYOUT_SIZE(lid)                                                     \
@@ -52,121 +61,13 @@ static __always_inline struct page *pfn_to_page(const struct memmap *m,
 }
 
 /* ---------------------------------------------------------------------
- * The slow path: include/linux/mm.h, page-flags.h, mm/internal.h,
- * mm/mm_init.c
+ * The slow path
  */
-
-static __always_inline void mm_zero_struct_page(const struct page_layout *l,
-						struct page *page)
-{
-	__builtin_memset(page, 0, l->size);
-}
-
-static __always_inline void set_page_zone(struct page *page,
-					  unsigned long zone)
-{
-	page->flags &= ~(ZONES_MASK << ZONES_PGSHIFT);
-	page->flags |= (zone & ZONES_MASK) << ZONES_PGSHIFT;
-}
-
-static __always_inline void set_page_node(struct page *page,
-					  unsigned long node)
-{
-	page->flags &= ~(NODES_MASK << NODES_PGSHIFT);
-	page->flags |= (node & NODES_MASK) << NODES_PGSHIFT;
-}
 
 /*
- * No set_page_section(): with SPARSEMEM_VMEMMAP the section number is not
- * kept in page->flags, so nothing here depends on @pfn.
+ * mm/mm_init.c __init_single_page(). No set_page_address(): x86_64 has no
+ * WANT_PAGE_VIRTUAL.
  */
-static __always_inline void set_page_links(struct page *page,
-					   unsigned long zone,
-					   unsigned long node,
-					   unsigned long pfn)
-{
-	set_page_zone(page, zone);
-	set_page_node(page, node);
-}
-
-static __always_inline void init_page_count(struct page *page)
-{
-	page->_refcount = 1;
-}
-
-static __always_inline void set_page_count(struct page *page, int v)
-{
-	page->_refcount = v;
-}
-
-static __always_inline void page_cpupid_reset_last(const struct page_layout *l,
-						   struct page *page)
-{
-	if (l->offset[PAGE_FIELD_LAST_CPUPID] >= 0) {
-		*(int *)page_field_ptr(l, page, PAGE_FIELD_LAST_CPUPID) =
-			(int)(-1 & LAST_CPUPID_MASK);
-		return;
-	}
-	page->flags &= ~(LAST_CPUPID_MASK << l->last_cpupid_pgshift);
-	page->flags |= (-1UL & LAST_CPUPID_MASK) << l->last_cpupid_pgshift;
-}
-
-static __always_inline void INIT_LIST_HEAD(struct list_head *list)
-{
-	list->next = list;
-	list->prev = list;
-}
-
-static __always_inline void __SetPageReserved(struct page *page)
-{
-	page->flags |= 1UL << PG_reserved;
-}
-
-static __always_inline void __SetPageHead(struct page *page)
-{
-	page->flags |= 1UL << PG_head;
-}
-
-/*
- * compound_info_has_mask() of 7.1: a power-of-two struct page and
- * CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP.
- */
-static __always_inline bool compound_info_has_mask(const struct memmap *m,
-						   const struct page_layout *l)
-{
-	return m->cfg.compound_info_mask && !(l->size & (l->size - 1));
-}
-
-static __always_inline void set_compound_head(const struct memmap *m,
-					      const struct page_layout *l,
-					      struct page *tail,
-					      const struct page *head,
-					      unsigned int order)
-{
-	unsigned int shift;
-
-	if (!compound_info_has_mask(m, l)) {
-		tail->compound_head = (unsigned long)head | 1;
-		return;
-	}
-	/* struct pages of a folio are naturally aligned: head = tail & mask */
-	shift = order + (unsigned int)__builtin_ctz(l->size);
-	tail->compound_head = (~0UL << shift) | 1;
-}
-
-static __always_inline struct page *page_folio(const struct memmap *m,
-					       const struct page_layout *l,
-					       struct page *page)
-{
-	unsigned long info = page->compound_head;
-
-	if (!(info & 1))
-		return page;
-	if (compound_info_has_mask(m, l))
-		return (struct page *)((unsigned long)page & info);
-	return (struct page *)(info - 1);
-}
-
 static __always_inline void __init_single_page(const struct page_layout *l,
 					       struct page *page,
 					       unsigned long pfn,
@@ -181,6 +82,12 @@ static __always_inline void __init_single_page(const struct page_layout *l,
 	INIT_LIST_HEAD(&page->lru);
 }
 
+/*
+ * mm/mm_init.c __init_zone_device_page(). The refcount is 0 for every
+ * type but MEMORY_DEVICE_GENERIC (FS_DAX and PCI_P2PDMA included), as in
+ * mainline since FS_DAX pages became refcounted folios; 6.12 set it to 0
+ * only for DEVICE_PRIVATE and DEVICE_COHERENT.
+ */
 static __always_inline void __init_zone_device_page(const struct memmap *m,
 						    const struct page_layout *l,
 						    struct page *page,
@@ -218,49 +125,6 @@ static __always_inline void __init_zone_device_page(const struct memmap *m,
 	}
 }
 
-static __always_inline void prep_compound_tail(const struct memmap *m,
-					       const struct page_layout *l,
-					       struct page *tail,
-					       const struct page *head,
-					       unsigned int order)
-{
-	tail->mapping = (void *)TAIL_MAPPING;
-	set_compound_head(m, l, tail, head, order);
-	tail->private = 0;
-}
-
-static __always_inline void folio_set_order(struct folio_page1 *folio,
-					    unsigned int order)
-{
-	folio->_flags_1 = (folio->_flags_1 & ~0xffUL) | order;
-	folio->_nr_pages = 1U << order;
-}
-
-/*
- * The folio metadata in the first and second tail. It overlays fields
- * the tails' own initialisation wrote (zone_device_data, mapping, index,
- * memcg_data of page[1]; zone_device_data and mapping of page[2]), so it
- * must come after them.
- */
-static __always_inline void prep_compound_head(const struct page_layout *l,
-					       struct page *page,
-					       unsigned int order)
-{
-	struct folio_page1 *f1 = (struct folio_page1 *)nth_page(l, page, 1);
-	struct folio_page2 *f2 = (struct folio_page2 *)nth_page(l, page, 2);
-
-	folio_set_order(f1, order);
-	f1->_large_mapcount = -1;
-	f1->_nr_pages_mapped = 0;		/* CONFIG_PAGE_MAPCOUNT */
-	f1->_mm_ids = 0;			/* CONFIG_MM_ID */
-	f1->_mm_id_mapcount[0] = -1;
-	f1->_mm_id_mapcount[1] = -1;
-	f1->_pincount = 0;			/* 64BIT */
-	f1->_entire_mapcount = -1;
-	if (order > 1)
-		INIT_LIST_HEAD(&f2->_deferred_list);
-}
-
 /* The bytes prep_compound_head() stores to, declared to the checker. */
 static __always_inline void
 ntcheck_prep_compound_head(const bool checked, const struct page_layout *l,
@@ -278,7 +142,8 @@ ntcheck_prep_compound_head(const bool checked, const struct page_layout *l,
 }
 
 /*
- * With a compound geometry and the memmap in RAM, the vmemmap of a folio
+ * mm/mm_init.c compound_nr_pages(). With a compound geometry and the
+ * memmap in RAM, the vmemmap of a folio
  * beyond its first VMEMMAP_RESERVE_NR pages maps one shared page of tail
  * struct pages: only the struct pages of those first pages are unique.
  * The model's ranges are all hot-plugged (no early section).
@@ -294,7 +159,11 @@ compound_nr_pages(const struct memmap *m, const struct page_layout *l,
 	return VMEMMAP_RESERVE_NR * (PAGE_SIZE / l->size);
 }
 
-/* Every pageblock that starts inside the range becomes @mt. */
+/*
+ * mm/mm_init.c pageblock_migratetype_init_range(): every pageblock that
+ * starts inside the range becomes @mt (the bitmap of
+ * model/include/linux/pageblock-flags.h; no cond_resched()).
+ */
 static void pageblock_migratetype_init_range(struct memmap *m,
 					     unsigned long start_pfn,
 					     unsigned long nr_pages,
@@ -316,18 +185,18 @@ union page_template {
 	u8 bytes[MAX_STRUCT_PAGE_SIZE];
 };
 
+/* Weakly ordered stores that the drains order: the list's nt column. */
+#define MEMMAP_COPY_NT_CASE(name, COPY, v, k, is_nt, ...)                   \
+	case MEMMAP_##COPY:                                                   \
+		return is_nt;
 static __always_inline bool memmap_copy_nt(const enum memmap_copy copy)
 {
 	switch (copy) {
-	case MEMMAP_SLOW:
-	case MEMMAP_TMPL_MEMCPY:
-	case MEMMAP_FILL_MOV:
-	/* the kernel's nocache copy ends with its own SFENCE */
-	case MEMMAP_TMPL_NOCACHE:
-		return false;
-	default:
-		return true;
+		MEMMAP_STRATEGIES(MEMMAP_COPY_NT_CASE)
+	case NR_MEMMAP_COPIES:
+		break;
 	}
+	return false;
 }
 
 static __always_inline bool memmap_copy_fill(const enum memmap_copy copy)
@@ -467,13 +336,8 @@ static __always_inline void tmpl_fill(const enum memmap_copy copy,
 }
 
 /*
- * Pageblock-aligned pfns take a cached copy (DESIGN.md). While the
- * migratetype was set page by page, right after the copy, the page was
- * looked at again (page_zone() finds the pageblock bitmap of a zone
- * without SPARSEMEM, and CONFIG_DEBUG_VM checks it), and a line still in
- * a write-combining buffer must be flushed first. With the pageblock
- * pass after the loop only the cost is left: one predictable branch per
- * page.
+ * The series' zone_device_page_init_from_template(): refresh the
+ * template for @pfn, then the strategy's copy.
  */
 static __always_inline void
 zone_device_page_init_from_template(const struct memmap *m,
@@ -483,12 +347,6 @@ zone_device_page_init_from_template(const struct memmap *m,
 				    struct page *template, unsigned long pfn)
 {
 	zone_device_page_update_template(template, pfn);
-	if (pageblock_aligned(pfn)) {
-		ntcheck_model_cached_store(checked, page, size,
-					   "the pageblock-aligned copy");
-		__builtin_memcpy(page, template, size);
-		return;
-	}
 	if (memmap_copy_fill(copy))
 		tmpl_fill(copy, size, page, template, 1);
 	else
@@ -497,8 +355,8 @@ zone_device_page_init_from_template(const struct memmap *m,
 }
 
 /*
- * [pfn, end_pfn) from one template, in runs that stop at pageblock
- * boundaries so that the aligned pfns still get their cached copy.
+ * [pfn, end_pfn) from one template in one fill: the project's own, for
+ * the fill strategies.
  */
 static __always_inline void zone_device_fill_range(const struct memmap *m,
 						   const enum memmap_copy copy,
@@ -509,30 +367,21 @@ static __always_inline void zone_device_fill_range(const struct memmap *m,
 						   unsigned long pfn,
 						   unsigned long end_pfn)
 {
-	while (pfn < end_pfn) {
-		unsigned long run_end;
-
-		if (pageblock_aligned(pfn)) {
-			ntcheck_model_cached_store(checked, page, size,
-						   "the pageblock-aligned copy");
-			__builtin_memcpy(page, template, size);
-			page = (struct page *)((char *)page + size);
-			pfn++;
-			continue;
-		}
-		run_end = min(pageblock_align(pfn), end_pfn);
-		tmpl_fill(copy, size, page, template, run_end - pfn);
-		memmap_nt_written(m, copy, checked, page,
-				  (run_end - pfn) * size);
-		page = (struct page *)((char *)page + (run_end - pfn) * size);
-		pfn = run_end;
-	}
+	if (pfn >= end_pfn)
+		return;
+	tmpl_fill(copy, size, page, template, end_pfn - pfn);
+	memmap_nt_written(m, copy, checked, page, (end_pfn - pfn) * size);
 }
 
 /* ---------------------------------------------------------------------
  * memmap_init_compound() and memmap_init_zone_device(), for one strategy
  */
 
+/*
+ * mm/mm_init.c memmap_init_compound(): the head flag, the tails, then
+ * prep_compound_head() after all of them (the series' order; 6.12 calls it
+ * after the first tail). The template path is the series'.
+ */
 static __always_inline void memmap_init_compound(struct memmap *m,
 						 const enum page_layout_id lid,
 						 const enum memmap_copy copy,
@@ -591,6 +440,11 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 	prep_compound_head(l, head, order);
 }
 
+/*
+ * mm/mm_init.c memmap_init_zone_device(), with the series' template path.
+ * struct memmap plays the zone; no cond_resched() and no pr_debug() (the
+ * model keeps its count in m->nr_initialised).
+ */
 static __always_inline void
 __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 			  const enum memmap_copy copy, const bool checked,
@@ -687,15 +541,14 @@ out:
  * on for the running case.
  */
 #define DEFINE_MEMMAP_INIT(copy, lid)                                        \
-	static void memmap_init_##copy##_##lid(struct memmap *m,              \
-					       unsigned long start_pfn,       \
-					       unsigned long nr_pages,        \
-					       struct dev_pagemap *pgmap)     \
+	static __maybe_unused void memmap_init_##copy##_##lid(                \
+		struct memmap *m, unsigned long start_pfn,                    \
+		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
 	{                                                                     \
 		__memmap_init_zone_device(m, lid, copy, false, start_pfn,     \
 					  nr_pages, pgmap);                   \
 	}                                                                     \
-	static void memmap_init_##copy##_##lid##_checked(                     \
+	static __maybe_unused void memmap_init_##copy##_##lid##_checked(      \
 		struct memmap *m, unsigned long start_pfn,                    \
 		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
 	{                                                                     \
@@ -703,57 +556,32 @@ out:
 					  nr_pages, pgmap);                   \
 	}
 
-/* Copies that serve any size. */
-#define DEFINE_MEMMAP_INIT_ANY(lid)                                          \
-	DEFINE_MEMMAP_INIT(MEMMAP_SLOW, lid)                                  \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_MEMCPY, lid)                           \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_NT_GENERIC, lid)                       \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_NT_FIXED, lid)                         \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_NOCACHE, lid)                          \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_SSE2_NT, lid)                          \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_AVX_NT, lid)                           \
-	DEFINE_MEMMAP_INIT(MEMMAP_TMPL_AVX512_NT, lid)                        \
-	DEFINE_MEMMAP_INIT(MEMMAP_FILL_MOV, lid)                              \
-	DEFINE_MEMMAP_INIT(MEMMAP_FILL_MOVNTI, lid)                           \
-	DEFINE_MEMMAP_INIT(MEMMAP_FILL_SSE2, lid)
+/*
+ * Every (strategy, layout) pair of the list (model/memmap_strategies.h),
+ * compiled where the strategy's layouts include the layout; the others
+ * are never referenced and not emitted.
+ */
+#define DEFINE_MEMMAP_INIT_LAYOUTS(name, COPY, ...)                          \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_64)                     \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_KMSAN)               \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID)              \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_96)
+MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_LAYOUTS)
 
-DEFINE_MEMMAP_INIT_ANY(PAGE_LAYOUT_64)
-DEFINE_MEMMAP_INIT_ANY(PAGE_LAYOUT_80_KMSAN)
-DEFINE_MEMMAP_INIT_ANY(PAGE_LAYOUT_80_CPUPID)
-DEFINE_MEMMAP_INIT_ANY(PAGE_LAYOUT_96)
-/* 64 bytes only: one MOVDIR64B or one zmm per page */
-DEFINE_MEMMAP_INIT(MEMMAP_TMPL_MOVDIR64B, PAGE_LAYOUT_64)
-DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX512, PAGE_LAYOUT_64)
-/* whole ymm registers: 64 and 96 bytes */
-DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX, PAGE_LAYOUT_64)
-DEFINE_MEMMAP_INIT(MEMMAP_FILL_AVX, PAGE_LAYOUT_96)
-
-#define MEMMAP_INIT_ENTRY(copy, lid)                                         \
-	[copy][lid] = { memmap_init_##copy##_##lid,                           \
-			memmap_init_##copy##_##lid##_checked }
-#define MEMMAP_INIT_ENTRIES_ANY(lid)                                         \
-	MEMMAP_INIT_ENTRY(MEMMAP_SLOW, lid),                                  \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_MEMCPY, lid),                           \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_NT_GENERIC, lid),                       \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_NT_FIXED, lid),                         \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_NOCACHE, lid),                          \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_SSE2_NT, lid),                          \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_AVX_NT, lid),                           \
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_AVX512_NT, lid),                        \
-	MEMMAP_INIT_ENTRY(MEMMAP_FILL_MOV, lid),                              \
-	MEMMAP_INIT_ENTRY(MEMMAP_FILL_MOVNTI, lid),                           \
-	MEMMAP_INIT_ENTRY(MEMMAP_FILL_SSE2, lid)
+#define MEMMAP_INIT_ENTRY(copy, lid, layouts)                                \
+	[copy][lid] = { ((layouts) >> (lid)) & 1 ?                            \
+				memmap_init_##copy##_##lid : NULL,            \
+			((layouts) >> (lid)) & 1 ?                            \
+				memmap_init_##copy##_##lid##_checked : NULL }
+#define MEMMAP_INIT_ENTRIES(name, COPY, v, k, is_nt, layouts, ...)           \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_64, layouts),            \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_80_KMSAN, layouts),      \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID, layouts),     \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_96, layouts),
 
 static const memmap_init_fn
 memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS][2] = {
-	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_64),
-	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_80_KMSAN),
-	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_80_CPUPID),
-	MEMMAP_INIT_ENTRIES_ANY(PAGE_LAYOUT_96),
-	MEMMAP_INIT_ENTRY(MEMMAP_TMPL_MOVDIR64B, PAGE_LAYOUT_64),
-	MEMMAP_INIT_ENTRY(MEMMAP_FILL_AVX512, PAGE_LAYOUT_64),
-	MEMMAP_INIT_ENTRY(MEMMAP_FILL_AVX, PAGE_LAYOUT_64),
-	MEMMAP_INIT_ENTRY(MEMMAP_FILL_AVX, PAGE_LAYOUT_96),
+	MEMMAP_STRATEGIES(MEMMAP_INIT_ENTRIES)
 };
 
 memmap_init_fn memmap_init_lookup(enum memmap_copy copy,

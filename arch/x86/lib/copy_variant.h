@@ -89,13 +89,15 @@ struct copy_variant {
 
 /*
  * Declare variant @id (its name is "@id") with designated initialisers for
- * the remaining fields:
+ * the remaining fields. The variant is the global __copy_variant_<id>, so
+ * that a list naming it (the memmap strategies) fails to link when the
+ * name is wrong:
  *
  *   DEFINE_COPY_VARIANT(nocache, .desc = "...", .copy = nocache_copy,
  *                       .needs_drain = true);
  */
 #define DEFINE_COPY_VARIANT(id, ...)                                          \
-	static const struct copy_variant __copy_variant_##id = {              \
+	const struct copy_variant __copy_variant_##id = {                     \
 		.name = #id,                                                  \
 		__VA_ARGS__                                                   \
 	};                                                                    \
