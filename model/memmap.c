@@ -64,6 +64,30 @@ const struct memmap_strategy *memmap_strategy_find(const char *name)
 	return NULL;
 }
 
+const char *memmap_unreachable(const struct memmap_strategy *s,
+			       const struct page_layout *l, char *buf,
+			       size_t len)
+{
+	const char *layout = NULL, *path = NULL, *own = NULL;
+
+	if (l->id == PAGE_LAYOUT_80_CPUPID || l->id == PAGE_LAYOUT_96)
+		layout = "last_cpupid out of page->flags cannot happen on "
+			 "x86_64 with ZONE_DEVICE (SPARSEMEM_VMEMMAP leaves "
+			 "room for it in page->flags)";
+	if (s->copy != MEMMAP_SLOW &&
+	    (l->id == PAGE_LAYOUT_80_KMSAN || l->id == PAGE_LAYOUT_96))
+		path = "the series keeps KASAN/KMSAN builds on the slow path";
+	if (s->origin == MEMMAP_OWN)
+		own = "the project's own strategy, beyond the kernel and the "
+		      "series";
+	if (!layout && !path && !own)
+		return NULL;
+	ntb_snprintf(buf, len, "%s%s%s%s%s", layout ? layout : "",
+		     layout && (path || own) ? "; " : "", path ? path : "",
+		     path && own ? "; " : "", own ? own : "");
+	return buf;
+}
+
 /* The largest power of two every struct page address is a multiple of. */
 static unsigned int page_address_align(const struct page_layout *l)
 {

@@ -80,6 +80,24 @@ bool memmap_strategy_usable(const struct memmap_strategy *s,
 			    const struct page_layout *l, char *why,
 			    size_t len);
 
+/*
+ * Can the kernel (v7.2-rc1 with the series, x86_64) run @s on layout @l?
+ * NULL when it can; else the reason in @buf, for the benchmarks' one line
+ * "# unreachable: strategy=... page_size=... layout=...: <reason>". The model runs every pair all
+ * the same: the series claims figures for the 80- and 96-byte layouts.
+ *
+ * - 80 bytes, last_cpupid out of page->flags, and 96 bytes (with KMSAN
+ *   as well): ZONE_DEVICE on x86_64 needs SPARSEMEM_VMEMMAP, which keeps
+ *   no section number in page->flags and leaves room there for
+ *   last_cpupid, so LAST_CPUPID_NOT_IN_PAGE_FLAGS is never set;
+ * - the template strategies on a KMSAN layout: the series keeps KASAN and
+ *   KMSAN builds on the slow path;
+ * - the project's own strategies: beyond the kernel and the series.
+ */
+const char *memmap_unreachable(const struct memmap_strategy *s,
+			       const struct page_layout *l, char *buf,
+			       size_t len);
+
 /* The points where the template path drains its non-temporal stores. */
 enum memmap_drain_point {
 	MEMMAP_DRAIN_BEFORE_COMPOUND,	/* before memmap_init_compound() */

@@ -357,7 +357,7 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 	const struct page_layout *l = r->m->layout;
 	unsigned int cpus = plat_cpu_count();
 	const struct memmap_strategy *s;
-	char why[160];
+	char why[160], unreach[320];
 	u32 n = 0;
 
 	for_each_memmap_strategy(s) {
@@ -367,6 +367,10 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 			kunit_info(test, "%s skipped: %s", s->name, why);
 			continue;
 		}
+		if (memmap_unreachable(s, l, unreach, sizeof(unreach)))
+			kunit_diag("# unreachable: strategy=%s page_size=%u "
+				   "layout=%s: %s\n", s->name, l->size,
+				   l->name, unreach);
 		for (unsigned int k = 1; k; k = next_count(k, cpus)) {
 			if (n == BENCH_MAX_ENTRIES) {
 				kunit_info(test, "%s cpus=%u skipped: more "

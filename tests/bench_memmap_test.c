@@ -450,7 +450,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	struct memmap m;
 	u64 slow_ns = 0, limit_ns = 0, bytes;
 	unsigned long written;
-	char why[120], config[64], ctx[96];
+	char why[120], config[64], ctx[96], unreach[320];
 	unsigned int done = 0;
 	u32 n = 0;
 	int best;
@@ -483,6 +483,9 @@ static unsigned int bench_one_config(struct kunit *test,
 				   BENCH_MAX_ENTRIES);
 			continue;
 		}
+		if (memmap_unreachable(s, l, unreach, sizeof(unreach)))
+			kunit_diag("# unreachable: strategy=%s %s layout=%s: "
+				   "%s\n", s->name, config, l->name, unreach);
 		contenders[n] = (struct contender){
 			.test = test, .name = s->name, .config = config,
 			.seed = seed, .index = n, .m = &m, .s = s,
