@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The modelled namespace memmap: configuration, memory, the strategy
- * table, and memmap_verify(), which checks a memmap against a model of
+ * The project's harness around the model (not kernel code): the modelled
+ * namespace memmap, its configuration and memory, the strategy table
+ * generated from model/memmap_strategies.h, the configurations the kernel
+ * cannot reach, and memmap_verify(), which checks a memmap against a model of
  * the result written down field by field from the kernel's rules, not by
  * running the code that wrote it.
  */

@@ -15,8 +15,8 @@
  * a plain read-modify-write. A namespace smaller than k parts leaves CPUs
  * idle; the metric says how many took part (cpus_used).
  *
- * Strategies: those named by strategy=, else the kernel without and with
- * the template patches ("slow", "tmpl_nt_fixed"). Layout: the first of
+ * Strategies: those named by strategy=, else v7.2-rc1 without and with
+ * the series ("slow", "tmpl_nt_fixed"). Layout: the first of
  * layout=. Bytes counted = bytes written to the destination (struct pages
  * written times their size).
  */

@@ -3,7 +3,8 @@
  * The template path against the slow path: every strategy this CPU can
  * run must leave byte-identical struct pages and pageblock flags, for
  * every struct page layout, memory type, folio order and altmap; and the
- * non-temporal ones must drain at exactly the three points of seed 000,
+ * non-temporal ones must drain at exactly the three points of
+ * "mm: use memcpy_nt() in zone-device template copies",
  * and not at all with drain=off.
  */
 #include "include/platform.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Names of the ZONE_DEVICE memory types, for reports and test cases.
+ * Names of the ZONE_DEVICE memory types (include/linux/memremap.h), for
+ * reports and test cases: the project's own.
  */
 #include "model/include/linux/memremap.h"
 

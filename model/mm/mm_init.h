@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ZONE_DEVICE memmap initialisation (the kernel's mm/mm_init.c part of
- * it): memmap_init_zone_device() and what it is built from,
- * __init_single_page(), __init_zone_device_page(), memmap_init_compound(),
- * prep_compound_tail() and prep_compound_head().
+ * ZONE_DEVICE memmap initialisation, the kernel's mm/mm_init.c part of it
+ * at v7.2-rc1 with the series: memmap_init_zone_device() and what it is
+ * built from, __init_single_page(), __init_zone_device_page(),
+ * memmap_init_compound() (prep_compound_tail() and prep_compound_head()
+ * are in model/mm/internal.h).
  *
- * struct memmap (memmap.h) plays the zone: it knows the node, where the
+ * struct memmap (model/memmap.h) plays the zone: it knows the node, where the
  * struct page of a pfn lives, the pageblock flags, and which way to fill
  * the struct pages (the strategy).
  */

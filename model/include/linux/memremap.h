@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * struct dev_pagemap and struct vmem_altmap: what a driver hands to
+ * The kernel's include/linux/memremap.h at v7.2-rc1, simplified
+ * (docs/model.md): struct dev_pagemap and struct vmem_altmap, what a
+ * driver hands to
  * memremap_pages(), reduced to what memmap_init_zone_device() reads.
  *
  * An altmap puts the memmap of a namespace on the device itself: the

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
+ * The kernel's include/linux/pageblock-flags.h and the pageblock bit
+ * operations of mm/page_alloc.c at v7.2-rc1 (simplified: docs/model.md).
  * The pageblock flags of SPARSEMEM: per memory section (128 MiB on
  * x86_64), a usemap with NR_PAGEBLOCK_BITS bits for each pageblock of
  * 2^pageblock_order pages. memmap_init_zone_device() marks every

@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * memcpy_flushcache(): copy so that the destination does not stay dirty in
- * the CPU caches, the kernel's x86_64 primitive behind memcpy_nt().
+ * The kernel's arch/x86/include/asm/string_64.h at v7.2-rc1 with the
+ * series: memcpy_flushcache(), copy so that the destination does not stay
+ * dirty in the CPU caches, the x86_64 primitive behind memcpy_nt().
  *
  *   movnti_4() .. movnti_64()   MOVNTI building blocks (any alignment)
  *   memcpy_flushcache()         inline; constant sizes 4, 8, 16, 32, 48, 64,
- *                               80 and 96 become straight MOVNTI sequences,
- *                               anything else calls __memcpy_flushcache()
- *   __memcpy_flushcache()       the out-of-line copy (memcpy_flushcache.c)
+ *                               80 and 96 become straight MOVNTI sequences
+ *                               (the cases above 16 are the series' "x86/
+ *                               string: extend memcpy_flushcache()
+ *                               fixed-size fastpaths"), anything else
+ *                               calls __memcpy_flushcache()
+ *   __memcpy_flushcache()       the out-of-line copy
+ *                               (model/arch/x86/lib/usercopy_64.c)
+ *   memcpy_nocache()            the series' nocache copy
+ *   memcpy_nt(), memcpy_nt_drain()  the series' generic API
  *
  * Non-temporal stores are weakly ordered: nothing here fences. Whoever
  * needs the data ordered before a later store (or seen by another CPU or
- * a device) issues sfence(), memcpy_nt_drain() in memcpy_nt.h.
+ * a device) issues sfence(), memcpy_nt_drain() below.
  *
  * Address arithmetic is done on integers so that the inline sequences carry
  * no sanitizer checks of their own; the loads of the source go through
@@ -96,7 +103,7 @@ static __always_inline void movnti_64(void *dst, const void *src)
 }
 
 /*
- * The kernel's algorithm (DESIGN.md): a cached copy up to the first 8-byte
+ * The kernel's algorithm (docs/model.md): a cached copy up to the first 8-byte
  * boundary of @dst whose lines are then cleaned with clean_cache_range(),
  * a loop of 32 bytes (4 x MOVNTI-8), a loop of 8 bytes, one 4-byte MOVNTI,
  * and a cached + cleaned tail under 4 bytes. No fence.
@@ -107,7 +114,7 @@ void __memcpy_flushcache(void *dst, const void *src, size_t cnt);
  * Sizes known at compile time that match a struct page (64, 80, 96 bytes)
  * or a smaller power of two stay inline as MOVNTI sequences: no call, no
  * head/tail handling, any alignment. The struct page template copy of the
- * memmap model depends on this (seed 002).
+ * memmap model depends on this ("x86/string: extend memcpy_flushcache() fixed-size fastpaths").
  */
 static __always_inline void memcpy_flushcache(void *dst, const void *src,
 					      size_t cnt)
