@@ -267,6 +267,57 @@ static void drain_points(struct kunit *test)
 	}
 }
 
+/*
+ * Which (strategy, layout) pairs the kernel cannot reach, and why: the
+ * line the benchmarks print. The series and the slow path on the 64-byte
+ * layout are reachable; everything else names its reason.
+ */
+static void unreachable_configurations(struct kunit *test)
+{
+	static const struct {
+		const char *strategy;
+		enum page_layout_id layout;
+		const char *reason;	/* NULL: reachable */
+	} cases[] = {
+		{ "slow", PAGE_LAYOUT_64, NULL },
+		{ "tmpl_memcpy", PAGE_LAYOUT_64, NULL },
+		{ "tmpl_nt_generic", PAGE_LAYOUT_64, NULL },
+		{ "tmpl_nt_fixed", PAGE_LAYOUT_64, NULL },
+		{ "slow", PAGE_LAYOUT_80_KMSAN, NULL },
+		{ "tmpl_nt_fixed", PAGE_LAYOUT_80_KMSAN, "KASAN/KMSAN" },
+		{ "slow", PAGE_LAYOUT_80_CPUPID, "last_cpupid" },
+		{ "tmpl_nt_fixed", PAGE_LAYOUT_80_CPUPID, "last_cpupid" },
+		{ "slow", PAGE_LAYOUT_96, "last_cpupid" },
+		{ "tmpl_nt_fixed", PAGE_LAYOUT_96, "KASAN/KMSAN" },
+		{ "fill_mov", PAGE_LAYOUT_64, "project's own" },
+		{ "tmpl_nocache", PAGE_LAYOUT_64, "project's own" },
+		{ "tmpl_sse2_nt", PAGE_LAYOUT_64, "project's own" },
+	};
+	char buf[320];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct memmap_strategy *s =
+			memmap_strategy_find(cases[i].strategy);
+		const char *why;
+
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		why = memmap_unreachable(s, page_layout(cases[i].layout), buf,
+					 sizeof(buf));
+		if (!cases[i].reason && why)
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "%s on %s: reachable, but \"%s\"",
+				      cases[i].strategy,
+				      page_layout(cases[i].layout)->name, why);
+		if (cases[i].reason &&
+		    (!why || !strstr(why, cases[i].reason)))
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "%s on %s: want a reason naming %s, got "
+				      "%s", cases[i].strategy,
+				      page_layout(cases[i].layout)->name,
+				      cases[i].reason, why ? why : "none");
+	}
+}
+
 /* What a config starts as: the kernel's behaviour, slow path. */
 static void config_defaults(struct kunit *test)
 {
@@ -320,6 +371,7 @@ static const struct kunit_case memmap_template_cases[] = {
 	KUNIT_CASE(identical_96),
 	KUNIT_CASE(drain_points),
 	KUNIT_CASE(config_defaults),
+	KUNIT_CASE(unreachable_configurations),
 	KUNIT_CASE(caller_buffer),
 };
 
