@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The project's own (docs/model.md): the registry of copy variants,
- * every way this project knows to copy (or fill) memory (the kernel's
- * copies among them, from model/), declared once where it is written, found by name or walked
- * by the tests and the benchmarks.
+ * The project's own (docs/model.md): the registry of copy variants, every
+ * way this project knows to copy (or fill) memory (the kernel's copies
+ * among them, from model/), declared once where it is written, found by
+ * name or walked by the tests and the benchmarks.
  *
  * A variant is one DEFINE_COPY_VARIANT() entry: a pointer in the
  * "ntb_copy_variants" linker section (the image's linker.ld collects it;
