@@ -35,7 +35,8 @@ EFI_LIB := /usr/lib
 PYTHON := python3
 
 # Sources: each directory is globbed, so a new file needs no Makefile edit.
-PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c tests/*.c \
+PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c \
+	model/*.c model/mm/*.c model/arch/x86/lib/*.c tests/*.c \
 	tests/engines/*.c)
 IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS)
 IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
@@ -145,8 +146,8 @@ ntcheck-image:
 .PHONY: ntcheck-image
 
 # libFuzzer target for __memcpy_flushcache()/memcpy_nocache() (host, clang).
-FUZZ_SRCS := tests/fuzz/copy_fuzz.c $(wildcard arch/x86/lib/*.c) arch/x86/cpu.c lib/printf.c
-$(B)/host/copy_fuzz: $(FUZZ_SRCS) $(wildcard arch/x86/lib/*.h arch/x86/*.h)
+FUZZ_SRCS := tests/fuzz/copy_fuzz.c $(wildcard arch/x86/lib/*.c model/arch/x86/lib/*.c) arch/x86/cpu.c lib/printf.c
+$(B)/host/copy_fuzz: $(FUZZ_SRCS) $(wildcard arch/x86/lib/*.h arch/x86/*.h model/arch/x86/include/asm/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_SRCS) -o $@
 fuzz: $(B)/host/copy_fuzz

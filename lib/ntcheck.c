@@ -10,6 +10,10 @@
  * store that grew it (instruction and address). A store that fits no run
  * and finds the table full is a finding of its own: nothing is dropped
  * silently.
+ *
+ * The recorder is real in every build. In a checking build (NTB_NTCHECK)
+ * the primitives feed it; elsewhere only the memmap model's checked loops
+ * do, a copy or fill at a time, under the strategy's name.
  */
 #include "lib/ntcheck.h"
 #include "include/platform.h"
@@ -42,8 +46,6 @@ bool ntcheck_built(void)
 #endif
 }
 
-#ifdef NTB_NTCHECK
-
 #define NT_LINE 64UL
 #define NT_RUNS 1024		/* runs per CPU */
 #define NT_SHOWN_POINTS 8	/* distinct points printed per case */
@@ -58,6 +60,7 @@ struct nt_run {
 	uptr ip_first, ip_last;
 	u16 ops;		/* bit per enum ntcheck_op that stored here */
 	u8 kind;
+	const char *store;	/* model-level store (a strategy), or NULL */
 };
 
 struct nt_cpu {
@@ -129,10 +132,15 @@ static void run_where(const struct nt_run *r, char *buf, size_t len)
 	char ops[64] = "";
 	size_t o = 0;
 
-	for (int i = 0; i < NR_NTCHECK_OPS; i++)
-		if (r->ops & (1u << i))
-			o += ntb_snprintf(ops + o, sizeof(ops) - o, "%s%s",
-					  o ? "+" : "", op_names[i]);
+	if (r->store) {
+		ntb_snprintf(ops, sizeof(ops), "the stores of %s", r->store);
+	} else {
+		for (int i = 0; i < NR_NTCHECK_OPS; i++)
+			if (r->ops & (1u << i))
+				o += ntb_snprintf(ops + o, sizeof(ops) - o,
+						  "%s%s", o ? "+" : "",
+						  op_names[i]);
+	}
 	plat_symbolize(r->ip_first, first, sizeof(first));
 	plat_symbolize(r->ip_last, last, sizeof(last));
 	if (r->ip_first == r->ip_last || !strcmp(first, last))
@@ -215,14 +223,17 @@ static void trace_op(struct nt_cpu *c, uptr start, uptr end,
 	}
 }
 
-static bool run_grows(struct nt_run *r, uptr start, uptr end, u8 kind)
+static bool run_grows(struct nt_run *r, uptr start, uptr end, u8 kind,
+		      const char *store)
 {
-	return r->kind == kind && start <= r->end && end >= r->start;
+	return r->kind == kind && r->store == store && start <= r->end &&
+	       end >= r->start;
 }
 
-void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
+/* Add [p, p + n) to this CPU's set, stored by @op or by @store. */
+static void record(const void *p, size_t n, enum ntcheck_op op,
+		   const char *store, uptr ip)
 {
-	uptr ip = (uptr)__builtin_return_address(0);
 	uptr start = ALIGN_DOWN((uptr)p, NT_LINE);
 	uptr end = ALIGN_UP((uptr)p + n, NT_LINE);
 	u8 kind = op == NTCHECK_CLWB || op == NTCHECK_CLFLUSHOPT ?
@@ -233,20 +244,20 @@ void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
 
 	if (!READ_ONCE(nt_on) || !n)
 		return;
-	c = this_set(ntcheck_op_name(op));
+	c = this_set(store ? store : ntcheck_op_name(op));
 	if (!c)
 		return;
-	if (c->trace)
+	if (c->trace && !store)
 		trace_op(c, start, end, op);
 	/* CLFLUSH is ordered with the stores around it: nothing pending. */
 	if (op == NTCHECK_CLFLUSH)
 		return;
 
-	if (c->nr && run_grows(&c->run[c->last], start, end, kind)) {
+	if (c->nr && run_grows(&c->run[c->last], start, end, kind, store)) {
 		r = &c->run[c->last];
 	} else {
 		for (unsigned int i = 0; i < c->nr; i++) {
-			if (run_grows(&c->run[i], start, end, kind)) {
+			if (run_grows(&c->run[i], start, end, kind, store)) {
 				r = &c->run[i];
 				c->last = i;
 				break;
@@ -270,7 +281,8 @@ void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
 		finding("pending-set overflow", __FILE__, __LINE__,
 			"ntcheck: pending set full (%u runs) on CPU %u: "
 			"%s of line 0x%lx at %s is not tracked",
-			NT_RUNS, plat_this_cpu(), op_names[op],
+			NT_RUNS, plat_this_cpu(),
+			store ? store : op_names[op],
 			(unsigned long)start, where);
 		return;
 	}
@@ -278,7 +290,28 @@ void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
 	r = &c->run[c->last];
 	*r = (struct nt_run){ .start = start, .end = end, .ip_first = ip,
 			      .ip_last = ip, .ops = (u16)(1u << op),
-			      .kind = kind };
+			      .kind = kind, .store = store };
+}
+
+void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op)
+{
+	record(p, n, op, NULL, (uptr)__builtin_return_address(0));
+}
+
+/*
+ * The model's record: the strategy's copy or fill wrote [p, p + n) with
+ * non-temporal stores (which ones, the primitives would say in a checking
+ * build). The return address is in the checked loop that stored.
+ */
+void __ntcheck_model_store(const void *p, size_t n, const char *store)
+{
+	record(p, n, NTCHECK_MOVNTI, store,
+	       (uptr)__builtin_return_address(0));
+}
+
+void __ntcheck_model_drained(void)
+{
+	__ntcheck_fence(NTCHECK_SFENCE);
 }
 
 void __ntcheck_fence(enum ntcheck_fence f)
@@ -435,55 +468,3 @@ void ntcheck_trace_stop(void)
 		nt_cpus[cpu].trace = NULL;
 }
 
-#else /* !NTB_NTCHECK: nothing is recorded, nothing is found */
-
-bool ntcheck_active(void)
-{
-	return false;
-}
-
-void ntcheck_init(void)
-{
-}
-
-void ntcheck_case_begin(bool on)
-{
-}
-
-unsigned int ntcheck_case_end(void)
-{
-	return 0;
-}
-
-void ntcheck_expect_begin(void)
-{
-}
-
-unsigned int ntcheck_expect_end(char *first, size_t len)
-{
-	if (len)
-		first[0] = '\0';
-	return 0;
-}
-
-bool ntcheck_expect_named(const char *point)
-{
-	return false;
-}
-
-unsigned long ntcheck_pending_lines(void)
-{
-	return 0;
-}
-
-void ntcheck_trace_start(struct ntcheck_trace *t)
-{
-	t->nr = 0;
-	t->overflow = false;
-}
-
-void ntcheck_trace_stop(void)
-{
-}
-
-#endif /* NTB_NTCHECK */

@@ -26,10 +26,13 @@
  * fails the running case with the point, the line address and the store
  * (primitive and instruction address) that left it pending.
  *
- * Without NTB_NTCHECK every hook below is an empty inline: the image, the
- * benchmark runner and their timed loops carry nothing of it. In a
- * checking build the benchmark suites (KUNIT_SUITE_TIMED) run with the
- * checker off, which leaves one predictable branch per primitive.
+ * Without NTB_NTCHECK the primitives' hooks are empty inlines: the image,
+ * the benchmark runner and their timed loops carry nothing of them. The
+ * checker itself (lib/ntcheck.c) is there in every build: the memmap
+ * model's checked loops feed it from the model's level (the
+ * ntcheck_model_*() hooks below). The benchmark suites (KUNIT_SUITE_TIMED)
+ * run with the checker off, which leaves one predictable branch per
+ * primitive in a checking build.
  */
 #ifndef NTBOOT_LIB_NTCHECK_H
 #define NTBOOT_LIB_NTCHECK_H
@@ -56,13 +59,27 @@ enum ntcheck_fence {
 	NTCHECK_LOCKED,		/* a locked read-modify-write */
 };
 
-#ifdef NTB_NTCHECK
-
+/*
+ * The recorder and the points, real in every build. The primitives' hooks
+ * below call __ntcheck_op() and __ntcheck_fence() only in a checking
+ * build; the model-level hooks further down serve the other builds.
+ */
 void __ntcheck_op(const void *p, size_t n, enum ntcheck_op op);
 void __ntcheck_fence(enum ntcheck_fence f);
 void __ntcheck_cached_store(const void *p, size_t n, const char *point,
 			    const char *file, int line);
 void __ntcheck_publish(const char *point, const char *file, int line);
+/*
+ * Model level: [p, p + n) now holds non-temporal data written by @store
+ * (a strategy's name); and the model's drain has retired everything
+ * pending on this CPU.
+ */
+void __ntcheck_model_store(const void *p, size_t n, const char *store);
+void __ntcheck_model_drained(void);
+
+#ifdef NTB_NTCHECK
+
+#define NTCHECK_PRIMITIVES true
 
 /*
  * The recorder takes the store's site from its return address: the empty
@@ -82,6 +99,8 @@ static __always_inline void ntcheck_op(const void *p, size_t n,
 #define ntcheck_publish(point) __ntcheck_publish(point, __FILE__, __LINE__)
 
 #else
+
+#define NTCHECK_PRIMITIVES false
 
 static __always_inline void ntcheck_op(const void *p, size_t n,
 				       enum ntcheck_op op)
@@ -103,9 +122,45 @@ static __always_inline void ntcheck_publish(const char *point)
 
 #endif
 
+/*
+ * The hooks of the memmap model's checked instantiation (@checked, a
+ * compile-time constant: docs/ntcheck.md). Its hazard and publish points
+ * are active in a checking build, where every loop has them, and in the
+ * checked loops of any build. Its record of non-temporal stores (after
+ * each page copy or fill, under the strategy's name) and its retirement
+ * (after memcpy_nt_drain()) serve only the builds without primitive hooks:
+ * in a checking build the primitives record precisely, and a model-level
+ * retirement would hide a memcpy_nt_drain() that lost its SFENCE.
+ */
+#define ntcheck_model_cached_store(checked, p, n, point)                     \
+	do {                                                                  \
+		if (NTCHECK_PRIMITIVES || (checked))                          \
+			__ntcheck_cached_store(p, n, point, __FILE__,         \
+					       __LINE__);                     \
+	} while (0)
+#define ntcheck_model_publish(checked, point)                                \
+	do {                                                                  \
+		if (NTCHECK_PRIMITIVES || (checked))                          \
+			__ntcheck_publish(point, __FILE__, __LINE__);         \
+	} while (0)
+#define ntcheck_model_store(checked, p, n, store)                            \
+	do {                                                                  \
+		if (!NTCHECK_PRIMITIVES && (checked))                         \
+			__ntcheck_model_store(p, n, store);                   \
+	} while (0)
+#define ntcheck_model_drained(checked)                                       \
+	do {                                                                  \
+		if (!NTCHECK_PRIMITIVES && (checked))                         \
+			__ntcheck_model_drained();                            \
+	} while (0)
+
 /* Was this program built with the checker? */
 bool ntcheck_built(void);
-/* Is it recording now (checking build, inside a case that wants it)? */
+/*
+ * Is it recording now (inside a case that wants it: every suite but the
+ * timed ones)? In a build without NTB_NTCHECK only the model-level hooks
+ * feed it.
+ */
 bool ntcheck_active(void);
 
 /* "movnti", "clwb", ... */

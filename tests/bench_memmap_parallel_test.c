@@ -15,8 +15,8 @@
  * a plain read-modify-write. A namespace smaller than k parts leaves CPUs
  * idle; the metric says how many took part (cpus_used).
  *
- * Strategies: those named by strategy=, else the kernel without and with
- * the template patches ("slow", "tmpl_nt_fixed"). Layout: the first of
+ * Strategies: those named by strategy=, else v7.2-rc1 without and with
+ * the series ("slow", "tmpl_nt_fixed"). Layout: the first of
  * layout=. Bytes counted = bytes written to the destination (struct pages
  * written times their size).
  */
@@ -31,9 +31,9 @@
 #include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/bench_util.h"
-#include "mm/mm_init.h"
+#include "model/mm/mm_init.h"
 
 /* Keep a tenth of free memory for everything else. */
 /* pfns per word of the pageblock bitmap */
@@ -309,7 +309,7 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 	const struct page_layout *l = r->m->layout;
 	unsigned int cpus = plat_cpu_count();
 	const struct memmap_strategy *s;
-	char why[160];
+	char why[160], unreach[320];
 	u32 n = 0;
 
 	for_each_memmap_strategy(s) {
@@ -319,6 +319,10 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 			kunit_info(test, "%s skipped: %s", s->name, why);
 			continue;
 		}
+		if (memmap_unreachable(s, l, unreach, sizeof(unreach)))
+			kunit_diag("# unreachable: strategy=%s page_size=%u "
+				   "layout=%s: %s\n", s->name, l->size,
+				   l->name, unreach);
 		for (unsigned int k = 1; k; k = next_count(k, cpus)) {
 			if (n == BENCH_MAX_ENTRIES) {
 				kunit_info(test, "%s cpus=%u skipped: more "

@@ -18,7 +18,7 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/copy_variant.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/bench.h"
 #include "lib/bench_summary.h"
@@ -29,7 +29,7 @@
 #include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/bench_util.h"
 
 #define BUF_ALIGN (2ull << 20)
@@ -436,7 +436,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	struct memmap m;
 	u64 slow_ns = 0, limit_ns = 0, bytes;
 	unsigned long written;
-	char why[120], config[64], ctx[96];
+	char why[120], config[64], ctx[96], unreach[320];
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	unsigned int done = 0;
 	u32 n = 0, nv = 0;
@@ -470,6 +470,9 @@ static unsigned int bench_one_config(struct kunit *test,
 				   BENCH_MAX_ENTRIES);
 			continue;
 		}
+		if (memmap_unreachable(s, l, unreach, sizeof(unreach)))
+			kunit_diag("# unreachable: strategy=%s %s layout=%s: "
+				   "%s\n", s->name, config, l->name, unreach);
 		contenders[n] = (struct contender){
 			.test = test, .name = s->name, .config = config,
 			.seed = seed, .index = n, .m = &m, .s = s,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Seed 004's question without a filesystem: how fast does data get from a
+ * The question of "use nocache copy in copy_from_iter_nocache()",
+ * without a filesystem: how fast does data get from a
  * hot source (a pipe's pages, in the posting: splice() to a DAX file) into
  * a large destination that must reach memory? The posting measured
  * 641 MB/s for copy-then-flush and 2134 MB/s for the nocache copy.
@@ -33,8 +34,8 @@
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/clean_cache.h"
-#include "arch/x86/lib/memcpy_nocache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "arch/x86/lib/copy_clean.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/bench.h"
 #include "lib/glob.h"

@@ -32,7 +32,7 @@
 #include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/bench_util.h"
 
 #define SUITE "bench_pollution"
@@ -286,7 +286,7 @@ static void bench_buffer(struct kunit *test, const char *name, u64 want,
 	static struct pl_case c;
 	const struct memmap_strategy *s;
 	struct bench_result idle;
-	char why[120];
+	char why[120], unreach[320];
 
 	if (!pl.have_memmap)
 		kunit_skip(test, "no memmap");
@@ -317,6 +317,12 @@ static void bench_buffer(struct kunit *test, const char *name, u64 want,
 			kunit_info(test, "%s skipped: %s", s->name, why);
 			continue;
 		}
+		if (memmap_unreachable(s, pl.m.layout, unreach,
+				       sizeof(unreach)))
+			kunit_diag("# unreachable: strategy=%s page_size=%u "
+				   "layout=%s: %s\n", s->name,
+				   pl.m.layout->size, pl.m.layout->name,
+				   unreach);
 		measure_strategy(test, &c, s);
 	}
 	if (pl.init_cycles_min != ~0ull) {

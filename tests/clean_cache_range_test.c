@@ -226,7 +226,7 @@ static void each_method_writes_back_its_lines(struct kunit *test)
 	struct ntcheck_trace t = { .cap = len / 64 + 2 };
 	unsigned int tried = 0;
 
-	if (!ntcheck_active())
+	if (!ntcheck_built() || !ntcheck_active())
 		kunit_skip(test, "needs the checking build (NTB_NTCHECK)");
 	if (line != 64)
 		kunit_skip(test, "line size %u: the checker counts 64", line);

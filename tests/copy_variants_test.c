@@ -16,7 +16,7 @@ static const char *const well_known[] = {
 	"flushcache_80", "flushcache_96",  "nocache",	     "copy_clean",
 	"sse2_nt",	 "avx_nt",	   "avx512_nt",	     "movdir64b",
 	"tmpl_mov_64",	 "tmpl_movnti_64", "tmpl_movnti_80", "tmpl_movnti_96",
-	"tmpl_sse2_64",	 "tmpl_avx_64",	   "tmpl_avx512_64",
+	"tmpl_sse2_64",	 "tmpl_avx_64",	   "tmpl_avx512_64", "nocache_clean",
 };
 
 static bool valid_name(const char *s)

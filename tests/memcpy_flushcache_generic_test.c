@@ -5,8 +5,7 @@
  * subset in the image), exactly the head and tail lines cleaned, large
  * copies, and the data in place after a drain.
  */
-#include "arch/x86/lib/memcpy_flushcache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/string.h"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * memcpy_flushcache(): the inline constant-size cases (seed 002) byte for
+ * memcpy_flushcache(): the inline constant-size cases of
+ * "x86/string: extend memcpy_flushcache() fixed-size fastpaths", byte for
  * byte at every destination and source offset, the proof that a constant
  * 64/80/96-byte call compiles to MOVNTI stores and no call, and the
  * memcpy_nt()/memcpy_nt_drain() API built on it.
  */
-#include "arch/x86/lib/memcpy_flushcache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"
@@ -280,7 +280,10 @@ static void expect_inline(struct kunit *test, const char *name,
 			ntcheck_built() ? s.movnti8 + s.movnti4 : 0u);
 }
 
-/* The struct page sizes of seed 002 (and the smaller ones) stay inline. */
+/*
+ * The struct page sizes of "x86/string: extend memcpy_flushcache() fixed-size fastpaths"
+ * (and the smaller ones) stay inline.
+ */
 static void stays_inline(struct kunit *test)
 {
 	expect_inline(test, "memcpy_flushcache(64)", fc_probe_64, 64);
@@ -357,7 +360,7 @@ static void runtime_size(struct kunit *test)
 }
 
 /*
- * The seed 000 pattern: memcpy_nt() one template per struct page over a
+ * The pattern of "mm: use memcpy_nt() in zone-device template copies": memcpy_nt() one template per struct page over a
  * run of pages, memcpy_nt_drain(), then ordinary loads see every byte.
  */
 static void memcpy_nt_drain_visible(struct kunit *test)

@@ -9,7 +9,7 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/memmap_case.h"
 
 /* what memmap_poison(m, 0x77) leaves in a word */
@@ -47,7 +47,7 @@ static bool make(struct kunit *test, struct memmap *m, enum page_layout_id lid,
 	return true;
 }
 
-/* DESIGN.md's tail values, on a 2 MiB folio of 64-byte pages. */
+/* The tail values of docs/model.md, on a 2 MiB folio of 64-byte pages. */
 static void tail_fields(struct kunit *test)
 {
 	struct memmap m;

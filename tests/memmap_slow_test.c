@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The slow path of memmap_init_zone_device() (the kernel without the
- * template patches): the values DESIGN.md gives field by field, the whole
- * matrix against the model, the altmap skip, the pageblock flags, and
+ * The slow path of memmap_init_zone_device() (the kernel at v7.2-rc1
+ * without the series): the values docs/model.md gives field by field, the
+ * whole matrix against the model, the altmap skip, the pageblock flags, and
  * memmap_verify() itself: a corrupted byte must be reported at its pfn,
  * field and offset.
  */
@@ -10,7 +10,7 @@
 #include "lib/options.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/memmap_case.h"
 
 /* flags of a device page of node 3: zone 4 << 51, node 3 << 54, PG_reserved */

@@ -31,7 +31,7 @@
 #include "tests/engines/memmap_case.h"
 #include "lib/string.h"
 #include "lib/timing.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 
 /* Struct pages the early check looks at: the last ones written. */
 #define EARLY_PAGES 64

@@ -19,7 +19,7 @@
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/memmap_case.h"
 
 struct byte_name {

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The bulk nocache copy of seed 004 and the copy-then-clean it replaced:
- * byte for byte over every size 0..1024, destination offset 0..63 and
- * source offset 0..7 (a strided subset in the image), the lines each one
- * cleans, large copies, and the data readable after a drain, from the
- * cache and from memory.
+ * The kernel's nocache copy, memcpy_nocache() of the series "use nocache
+ * copy in copy_from_iter_nocache()", and the project's own copy-then-clean
+ * copies beside it: byte for byte over every size 0..1024, destination
+ * offset 0..63 and source offset 0..7 (a strided subset in the image), the
+ * lines each one cleans, its MOVNTI and its SFENCE (checking build), large
+ * copies, and the data readable after a drain, from the cache and from
+ * memory.
  */
-#include "arch/x86/lib/memcpy_nocache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "arch/x86/lib/copy_clean.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "arch/x86/special_insns.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
+#include "lib/ntcheck.h"
 #include "lib/string.h"
 #include "tests/engines/copy_lines.h"
 #include "tests/engines/copy_matrix.h"
@@ -50,13 +53,20 @@ static void nocache_matrix(struct kunit *test)
 	matrix(test, "memcpy_nocache", nocache, true);
 }
 
+static void nocache_clean(void *dst, const void *src, size_t n)
+{
+	memcpy_nocache_clean(dst, src, n);
+}
+
 static void copy_then_clean_matrix(struct kunit *test)
 {
 	matrix(test, "memcpy_then_clean", memcpy_then_clean, false);
+	matrix(test, "memcpy_nocache_clean", nocache_clean, false);
 }
 
 /*
- * memcpy_nocache() cleans only its cached head and tail, like
+ * memcpy_nocache(), the kernel's, cleans no line (its caller does);
+ * memcpy_nocache_clean() cleans only its cached head and tail, like
  * __memcpy_flushcache(); memcpy_then_clean() cleans every line of @dst.
  */
 static void cleaned_lines(struct kunit *test)
@@ -73,26 +83,32 @@ static void cleaned_lines(struct kunit *test)
 	for (size_t n = 0; n <= 300; n++) {
 		for (unsigned int off = 0; off < 130; off++) {
 			uptr dst = (uptr)buf + 64 + off;
-			bool nocache_ok, clean_ok;
+			bool nocache_ok, own_ok, clean_ok;
 
 			copy_lines_reset(&got);
 			copy_lines_reset(&want);
 			memcpy_nocache((void *)dst, src + (off & 7), n);
-			copy_lines_expect_head_tail(&want, dst, n);
 			nocache_ok = copy_lines_equal(&got, &want);
+
+			copy_lines_reset(&got);
+			copy_lines_reset(&want);
+			memcpy_nocache_clean((void *)dst, src + (off & 7), n);
+			copy_lines_expect_head_tail(&want, dst, n);
+			own_ok = copy_lines_equal(&got, &want);
 
 			copy_lines_reset(&got);
 			copy_lines_reset(&want);
 			memcpy_then_clean((void *)dst, src + (off & 7), n);
 			copy_lines_expect(&want, dst, n);
 			clean_ok = copy_lines_equal(&got, &want);
-			if (!nocache_ok || !clean_ok) {
+			if (!nocache_ok || !own_ok || !clean_ok) {
 				copy_lines_stop(old);
 				kunit_fail_at(test, __FILE__, __LINE__,
 					      "n=%zu dst_off=%u: wrong lines "
 					      "cleaned by %s", n, off,
-					      nocache_ok ? "memcpy_then_clean" :
-							   "memcpy_nocache");
+					      !nocache_ok ? "memcpy_nocache" :
+					      !own_ok ? "memcpy_nocache_clean" :
+							"memcpy_then_clean");
 				goto out;
 			}
 		}
@@ -101,6 +117,75 @@ static void cleaned_lines(struct kunit *test)
 out:
 	/* The copies are done: drain them before the buffer goes back. */
 	memcpy_nt_drain();
+	plat_free(buf, 4096);
+	plat_free(src, 512);
+}
+
+/*
+ * The MOVNTI the kernel's copy issues (the checker's trace: one entry per
+ * MOVNTI, none crosses a line): every byte from the first 4-byte boundary
+ * of @dst to the last 4-byte boundary of its end, one 4-byte MOVNTI to
+ * reach 8-byte alignment, 8-byte ones, one 4-byte one at the end; the
+ * bytes outside are cached stores. Then nothing is left pending: the copy
+ * ends with its SFENCE.
+ */
+static unsigned long expected_movnti(uptr dst, size_t n)
+{
+	uptr a = ALIGN_UP(dst, 4), b = ALIGN_DOWN(dst + n, 4);
+	unsigned long nr = 0;
+
+	if (b < a + 4)
+		return 0;
+	if (a & 4) {
+		nr++;
+		a += 4;
+	}
+	return nr + (b - a) / 8 + ((b - a) & 4 ? 1 : 0);
+}
+
+static void nocache_stores_and_fence(struct kunit *test)
+{
+	u8 *buf = plat_alloc_aligned(4096, 4096);
+	u8 *src = plat_alloc_aligned(512, 64);
+	struct ntcheck_trace t = { .cap = 128 };
+
+	if (!ntcheck_built() || !ntcheck_active())
+		kunit_skip(test, "needs the checking build (NTB_NTCHECK)");
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	t.e = kunit_kzalloc(test, t.cap * sizeof(*t.e));
+	KUNIT_ASSERT_NOT_NULL(test, t.e);
+	copy_fill_src(src, 512);
+	for (size_t n = 0; n <= 200; n++) {
+		for (unsigned int off = 0; off < 72; off++) {
+			uptr dst = (uptr)buf + 64 + off;
+			unsigned long want = expected_movnti(dst, n), movnti = 0;
+
+			ntcheck_trace_start(&t);
+			memcpy_nocache((void *)dst, src + (off & 7), n);
+			ntcheck_trace_stop();
+			for (unsigned int i = 0; i < t.nr; i++)
+				movnti += t.e[i].op == NTCHECK_MOVNTI;
+			if (movnti != want || t.nr != movnti || t.overflow ||
+			    ntcheck_pending_lines()) {
+				kunit_fail_at(test, __FILE__, __LINE__,
+					      "n=%zu dst_off=%u: %lu MOVNTI "
+					      "(want %lu), %u operations, %lu "
+					      "line(s) left pending", n, off,
+					      movnti, want, t.nr,
+					      ntcheck_pending_lines());
+				goto out;
+			}
+			if (copy_first_diff((u8 *)dst, src + (off & 7), n) !=
+			    n) {
+				kunit_fail_at(test, __FILE__, __LINE__,
+					      "n=%zu dst_off=%u: wrong bytes",
+					      n, off);
+				goto out;
+			}
+		}
+	}
+out:
 	plat_free(buf, 4096);
 	plat_free(src, 512);
 }
@@ -153,6 +238,7 @@ static const struct kunit_case nocache_cases[] = {
 	KUNIT_CASE(nocache_matrix),
 	KUNIT_CASE(copy_then_clean_matrix),
 	KUNIT_CASE(cleaned_lines),
+	KUNIT_CASE(nocache_stores_and_fence),
 	KUNIT_CASE(large_copies),
 	KUNIT_CASE(drain_then_load),
 };

@@ -7,14 +7,14 @@
  * Only in a checking build: elsewhere the suite is skipped.
  */
 #include "arch/x86/cpu.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "arch/x86/special_insns.h"
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/ntcheck.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "tests/engines/memmap_case.h"
 
 #define BUF_BYTES 4096

@@ -2,11 +2,11 @@
 /*
  * The struct page model itself: the four x86_64 layouts from their one
  * description, the flags packing, the folio overlays of the first two
- * tails, and the numbers DESIGN.md states for them.
+ * tails, and the numbers docs/model.md states for them.
  */
 #include "lib/kunit.h"
 #include "lib/string.h"
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 
 static const struct page_layout *layout_nr(int i)
 {
@@ -39,7 +39,7 @@ static void layout_sizes(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, page_layout_find("128") == NULL);
 }
 
-/* The offsets DESIGN.md gives, and where the optional fields go. */
+/* The offsets docs/model.md gives, and where the optional fields go. */
 static void layout_offsets(struct kunit *test)
 {
 	static const s16 common[] = { 0, 8, 16, 24, 32, 40, 48, 52, 56 };

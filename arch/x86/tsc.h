@@ -2,7 +2,7 @@
 /*
  * Time stamp counter reads. rdtsc_ordered() fences on both sides so the
  * read neither starts before earlier loads finish nor lets later work start
- * before it: the DESIGN.md measurement method.
+ * before it: the measurement method of docs/design.md.
  */
 #ifndef NTBOOT_ARCH_X86_TSC_H
 #define NTBOOT_ARCH_X86_TSC_H

@@ -31,7 +31,7 @@ void copy_lines_reset(struct copy_lines *l);
 void copy_lines_expect(struct copy_lines *l, uptr addr, size_t size);
 
 /*
- * The lines __memcpy_flushcache() and memcpy_nocache() clean for a copy of
+ * The lines __memcpy_flushcache() and memcpy_nocache_clean() clean for a copy of
  * @n bytes to @dst: those of the cached head up to the first 8-byte
  * boundary, then those of the cached tail under 4 bytes.
  */

@@ -3,7 +3,7 @@
  * The copy test matrix; see copy_matrix.h.
  */
 #include "tests/engines/copy_matrix.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "include/platform.h"
 #include "lib/string.h"
 

@@ -13,7 +13,7 @@
 #define NTBOOT_TESTS_ENGINES_MEMMAP_CASE_H
 
 #include "lib/kunit.h"
-#include "mm/memmap.h"
+#include "model/memmap.h"
 
 /* drain=: the SFENCE drains of the template path (off: research only). */
 extern bool opt_drain;

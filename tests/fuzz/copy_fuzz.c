@@ -18,9 +18,8 @@
 
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/clean_cache.h"
-#include "arch/x86/lib/memcpy_flushcache.h"
-#include "arch/x86/lib/memcpy_nocache.h"
-#include "arch/x86/lib/memcpy_nt.h"
+#include "model/arch/x86/include/asm/string_64.h"
+#include "arch/x86/lib/copy_clean.h"
 #include "include/platform.h"
 
 #define GUARD 32

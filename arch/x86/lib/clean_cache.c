@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * clean_cache_range() and its one-time choice of instruction. See
- * clean_cache.h.
+ * The choice of instruction for clean_cache_range()
+ * (model/arch/x86/lib/usercopy_64.c), made once, and the methods the
+ * tests and benchmarks force: the project's own stand-in for the
+ * kernel's alternatives patching. See clean_cache.h.
  */
 #include "arch/x86/lib/clean_cache.h"
 #include "arch/x86/cpu.h"
@@ -133,29 +135,8 @@ enum clean_cache_method clean_cache_set_hook(clean_cache_hook_fn fn,
 	return old;
 }
 
-void clean_cache_range(void *addr, size_t size)
+/* One line through the test hook (CLEAN_CACHE_HOOK). */
+void clean_cache_hook_line(void *line)
 {
-	enum clean_cache_method m = clean_cache_current_method();
-	const uptr line = clean_line;
-	const uptr end = (uptr)addr + size;
-	uptr p = (uptr)addr & ~(line - 1);
-
-	switch (m) {
-	case CLEAN_CACHE_CLWB:
-		for (; p < end; p += line)
-			clwb((void *)p);
-		break;
-	case CLEAN_CACHE_CLFLUSHOPT:
-		for (; p < end; p += line)
-			clflushopt((void *)p);
-		break;
-	case CLEAN_CACHE_HOOK:
-		for (; p < end; p += line)
-			clean_hook((void *)p, clean_hook_ctx);
-		break;
-	default:
-		for (; p < end; p += line)
-			clflush((void *)p);
-		break;
-	}
+	clean_hook(line, clean_hook_ctx);
 }

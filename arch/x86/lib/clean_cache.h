@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * clean_cache_range(): write back every cache line that holds a byte of
+ * clean_cache_range() (model/arch/x86/lib/usercopy_64.c, the kernel's):
+ * write back every cache line that holds a byte of
  * [addr, addr + size), with the best instruction the CPU has: CLWB, else
  * CLFLUSHOPT, else CLFLUSH. The choice is made once, from CPUID, at the
  * first use (or by clean_cache_init()); the loop then runs one fixed
@@ -59,6 +60,9 @@ bool clean_cache_use_method(enum clean_cache_method m,
 typedef void (*clean_cache_hook_fn)(void *line, void *ctx);
 enum clean_cache_method clean_cache_set_hook(clean_cache_hook_fn fn,
 					     void *ctx);
+
+/* clean_cache_range()'s CLEAN_CACHE_HOOK step: the hook for one line. */
+void clean_cache_hook_line(void *line);
 
 /* Bytes per line as clean_cache_range() walks them. */
 unsigned int clean_cache_line_size(void);

@@ -11,7 +11,7 @@
  */
 #include "arch/x86/lib/copy_simd.h"
 #include "arch/x86/lib/copy_variant.h"
-#include "arch/x86/lib/memcpy_flushcache.h"
+#include "model/arch/x86/include/asm/string_64.h"
 
 /*
  * Write the bytes of @dst before the first @align-aligned address like

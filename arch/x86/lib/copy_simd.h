@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The SSE2/AVX/AVX-512 members of the copy family. General code in this
+ * The project's own, beyond the kernel and the series (docs/model.md):
+ * the SSE2/AVX/AVX-512 members of the copy family. General code in this
  * project is built with -mgeneral-regs-only; these functions enable their
  * instruction set with a target() attribute and live in the section
  * ".text.ntb_simd", which tools/check-no-simd accepts as the one place

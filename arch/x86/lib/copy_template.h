@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Template fills with the template kept in general registers: load a 64,
+ * The project's own, beyond the kernel and the series (docs/model.md):
+ * template fills with the template kept in general registers: load a 64,
  * 80 or 96-byte template (one struct page image) into 8, 10 or 12
  * registers once, then store it back-to-back @n / size times without
  * touching the template again. The whole loop is one asm statement, so

@@ -7,8 +7,8 @@
  */
 #include "arch/x86/lib/copy_variant.h"
 #include "arch/x86/lib/clean_cache.h"
-#include "arch/x86/lib/memcpy_flushcache.h"
-#include "arch/x86/lib/memcpy_nocache.h"
+#include "model/arch/x86/include/asm/string_64.h"
+#include "arch/x86/lib/copy_clean.h"
 #include "arch/x86/special_insns.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -121,6 +121,11 @@ static void nocache_copy(void *dst, const void *src, size_t n)
 	memcpy_nocache(dst, src, n);
 }
 
+static void nocache_clean_copy(void *dst, const void *src, size_t n)
+{
+	memcpy_nocache_clean(dst, src, n);
+}
+
 /*
  * MOVNTI is an SSE2 instruction. Every x86-64 CPU has SSE2, but an
  * emulator's CPU model can say otherwise (QEMU -cpu qemu64,-sse2), and
@@ -167,13 +172,18 @@ DEFINE_FLUSHCACHE_CONST(80);
 DEFINE_FLUSHCACHE_CONST(96);
 
 DEFINE_COPY_VARIANT(nocache,
-	.desc = "memcpy_nocache(): 64-byte MOVNTI loop, cleaned head/tail",
+	.desc = "memcpy_nocache(): the kernel's nocache copy, SFENCE at the end",
 	.copy = nocache_copy,
+	MOVNTI_FEATURES);
+
+DEFINE_COPY_VARIANT(nocache_clean,
+	.desc = "project's own: nocache body, cached head/tail cleaned",
+	.copy = nocache_clean_copy,
 	MOVNTI_FEATURES,
 	.needs_drain = true);
 
 DEFINE_COPY_VARIANT(copy_clean,
-	.desc = "memcpy() then clean_cache_range(): the pre-nocache way",
+	.desc = "project's own: memcpy() then clean_cache_range()",
 	.copy = memcpy_then_clean,
 	.needs_drain = true);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The registry of copy variants: every way this project knows to copy (or
- * fill) memory, declared once where it is written, found by name or walked
- * by the tests and the benchmarks.
+ * The project's own (docs/model.md): the registry of copy variants, every
+ * way this project knows to copy (or fill) memory (the kernel's copies
+ * among them, from model/), declared once where it is written, found by
+ * name or walked by the tests and the benchmarks.
  *
  * A variant is one DEFINE_COPY_VARIANT() entry: a pointer in the
  * "ntb_copy_variants" linker section (the image's linker.ld collects it;
@@ -89,13 +90,15 @@ struct copy_variant {
 
 /*
  * Declare variant @id (its name is "@id") with designated initialisers for
- * the remaining fields:
+ * the remaining fields. The variant is the global __copy_variant_<id>, so
+ * that a list naming it (the memmap strategies) fails to link when the
+ * name is wrong:
  *
  *   DEFINE_COPY_VARIANT(nocache, .desc = "...", .copy = nocache_copy,
  *                       .needs_drain = true);
  */
 #define DEFINE_COPY_VARIANT(id, ...)                                          \
-	static const struct copy_variant __copy_variant_##id = {              \
+	const struct copy_variant __copy_variant_##id = {                     \
 		.name = #id,                                                  \
 		__VA_ARGS__                                                   \
 	};                                                                    \

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ZONE_DEVICE memmap initialisation (the kernel's mm/mm_init.c part of
- * it): memmap_init_zone_device() and what it is built from,
- * __init_single_page(), __init_zone_device_page(), memmap_init_compound(),
- * prep_compound_tail() and prep_compound_head().
+ * ZONE_DEVICE memmap initialisation, the kernel's mm/mm_init.c part of it
+ * at v7.2-rc1 with the series: memmap_init_zone_device() and what it is
+ * built from, __init_single_page(), __init_zone_device_page(),
+ * memmap_init_compound() (prep_compound_tail() and prep_compound_head()
+ * are in model/mm/internal.h).
  *
- * struct memmap (memmap.h) plays the zone: it knows the node, where the
+ * struct memmap (model/memmap.h) plays the zone: it knows the node, where the
  * struct page of a pfn lives, the pageblock flags, and which way to fill
  * the struct pages (the strategy).
  */
-#ifndef NTBOOT_MM_MM_INIT_H
-#define NTBOOT_MM_MM_INIT_H
+#ifndef NTBOOT_MODEL_MM_MM_INIT_H
+#define NTBOOT_MODEL_MM_MM_INIT_H
 
-#include "mm/memmap.h"
+#include "model/memmap.h"
 
 /*
  * Initialise the struct pages of [start_pfn, start_pfn + nr_pages) for
@@ -26,8 +27,10 @@ void memmap_init_zone_device(struct memmap *m, unsigned long start_pfn,
 /*
  * The loop compiled for @copy and @layout, or NULL when that pair does
  * not exist (a fill width the layout's size is not a multiple of, ...).
+ * @checked: its instantiation with the ordering checker's model-level
+ * hooks (docs/ntcheck.md).
  */
 memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
-				  enum page_layout_id layout);
+				  enum page_layout_id layout, bool checked);
 
 #endif

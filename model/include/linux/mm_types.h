@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * struct page of x86_64 as the memmap model writes it.
+ * struct page of x86_64 as the memmap model writes it: the kernel's
+ * include/linux/mm_types.h at v7.2-rc1 (docs/model.md: the 64-byte
+ * layout is faithful; the 80- and 96-byte ones are the series' claims,
+ * unreachable with ZONE_DEVICE on x86_64).
  *
  * The kernel's struct page is 64 bytes on x86_64 (aligned to 16). Two
  * options append fields after memcg_data and round the size up to 16:
@@ -29,8 +32,8 @@
  * PAGE_MAPCOUNT and MM_ID (selected by THP), no KASAN software tags, no
  * WANT_PAGE_VIRTUAL.
  */
-#ifndef NTBOOT_MM_PAGE_LAYOUT_H
-#define NTBOOT_MM_PAGE_LAYOUT_H
+#ifndef NTBOOT_MODEL_LINUX_MM_TYPES_H
+#define NTBOOT_MODEL_LINUX_MM_TYPES_H
 
 #include "include/compiler.h"
 #include "include/types.h"
@@ -99,7 +102,7 @@ struct page {
 	unsigned long flags;
 	union {
 		struct list_head lru;
-		/* tail pages: head | 1, or the head mask | 1 (see mm_init.h) */
+		/* tail pages: head | 1, or the head mask | 1 (set_compound_head()) */
 		unsigned long compound_head;
 		/* ZONE_DEVICE: the folio's pgmap, then the driver's word */
 		struct {
@@ -117,7 +120,7 @@ struct page {
 
 /*
  * The first and second tail page as struct folio overlays them (the folio
- * of Linux 6.15 to 7.0 on 64-bit: _nr_pages shares the word of
+ * of Linux 6.15 and later on 64-bit, as pinned at v7.2-rc1: _nr_pages shares the word of
  * memcg_data, the deferred-split list sits where page[2] keeps
  * zone_device_data and mapping). prep_compound_head() writes these.
  */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
+ * The kernel's include/linux/pageblock-flags.h and the pageblock bit
+ * operations of mm/page_alloc.c at v7.2-rc1 (simplified: docs/model.md).
  * The pageblock flags of SPARSEMEM: per memory section (128 MiB on
  * x86_64), a usemap with NR_PAGEBLOCK_BITS bits for each pageblock of
  * 2^pageblock_order pages. memmap_init_zone_device() marks every
@@ -8,12 +10,12 @@
  * The model keeps the usemaps of the sections a range touches in one
  * array, section after section, with the kernel's bit positions.
  */
-#ifndef NTBOOT_MM_PAGEBLOCK_H
-#define NTBOOT_MM_PAGEBLOCK_H
+#ifndef NTBOOT_MODEL_LINUX_PAGEBLOCK_FLAGS_H
+#define NTBOOT_MODEL_LINUX_PAGEBLOCK_FLAGS_H
 
 #include "include/compiler.h"
 #include "include/types.h"
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 
 #define SECTION_SIZE_BITS 27
 #define PFN_SECTION_SHIFT (SECTION_SIZE_BITS - PAGE_SHIFT)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * __memcpy_flushcache(): the out-of-line part of memcpy_flushcache(), with
- * the kernel's x86_64 algorithm (arch/x86/lib/usercopy_64.c there):
+ * The kernel's arch/x86/lib/usercopy_64.c at v7.2-rc1 (read at 6.12),
+ * the part the model uses: __memcpy_flushcache() and clean_cache_range().
+ *
+ * __memcpy_flushcache(): the out-of-line part of memcpy_flushcache(),
+ * faithful to the kernel's algorithm:
  *
  *   1. @dst not 8-byte aligned: cached copy of the bytes up to the next
  *      8-byte boundary (or of everything, if less), then write back the
@@ -14,8 +17,9 @@
  * There is no fence: the caller drains (SFENCE) when it needs the data
  * ordered. The source may have any alignment.
  */
-#include "arch/x86/lib/memcpy_flushcache.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "arch/x86/lib/clean_cache.h"
+#include "arch/x86/special_insns.h"
 #include "lib/string.h"
 
 void __memcpy_flushcache(void *dst, const void *src, size_t cnt)
@@ -52,4 +56,39 @@ void __memcpy_flushcache(void *dst, const void *src, size_t cnt)
 	}
 
 	movnti_tail(d, s, cnt);
+}
+
+/*
+ * arch/x86/lib/usercopy_64.c clean_cache_range(): from the line holding
+ * @addr while the line start is below @addr + @size, one write-back per
+ * line. Simplified: the kernel patches in CLWB, CLFLUSHOPT or CLFLUSH with
+ * alternatives; the model picks one at the first use
+ * (arch/x86/lib/clean_cache.c, which also lets tests force one or hook
+ * each line).
+ */
+void clean_cache_range(void *addr, size_t size)
+{
+	enum clean_cache_method m = clean_cache_current_method();
+	const uptr line = clean_cache_line_size();
+	const uptr end = (uptr)addr + size;
+	uptr p = (uptr)addr & ~(line - 1);
+
+	switch (m) {
+	case CLEAN_CACHE_CLWB:
+		for (; p < end; p += line)
+			clwb((void *)p);
+		break;
+	case CLEAN_CACHE_CLFLUSHOPT:
+		for (; p < end; p += line)
+			clflushopt((void *)p);
+		break;
+	case CLEAN_CACHE_HOOK:
+		for (; p < end; p += line)
+			clean_cache_hook_line((void *)p);
+		break;
+	default:
+		for (; p < end; p += line)
+			clflush((void *)p);
+		break;
+	}
 }

@@ -1,28 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * memcpy_flushcache(): copy so that the destination does not stay dirty in
- * the CPU caches, the kernel's x86_64 primitive behind memcpy_nt().
+ * The kernel's arch/x86/include/asm/string_64.h at v7.2-rc1 with the
+ * series: memcpy_flushcache(), copy so that the destination does not stay
+ * dirty in the CPU caches, the x86_64 primitive behind memcpy_nt().
  *
  *   movnti_4() .. movnti_64()   MOVNTI building blocks (any alignment)
  *   memcpy_flushcache()         inline; constant sizes 4, 8, 16, 32, 48, 64,
- *                               80 and 96 become straight MOVNTI sequences,
- *                               anything else calls __memcpy_flushcache()
- *   __memcpy_flushcache()       the out-of-line copy (memcpy_flushcache.c)
+ *                               80 and 96 become straight MOVNTI sequences
+ *                               (the cases above 16 are the series' "x86/
+ *                               string: extend memcpy_flushcache()
+ *                               fixed-size fastpaths"), anything else
+ *                               calls __memcpy_flushcache()
+ *   __memcpy_flushcache()       the out-of-line copy
+ *                               (model/arch/x86/lib/usercopy_64.c)
+ *   memcpy_nocache()            the series' nocache copy
+ *   memcpy_nt(), memcpy_nt_drain()  the series' generic API
  *
  * Non-temporal stores are weakly ordered: nothing here fences. Whoever
  * needs the data ordered before a later store (or seen by another CPU or
- * a device) issues sfence(), memcpy_nt_drain() in memcpy_nt.h.
+ * a device) issues sfence(), memcpy_nt_drain() below.
  *
  * Address arithmetic is done on integers so that the inline sequences carry
  * no sanitizer checks of their own; the loads of the source go through
  * __builtin_memcpy, which any alignment allows.
  */
-#ifndef NTBOOT_ARCH_X86_LIB_MEMCPY_FLUSHCACHE_H
-#define NTBOOT_ARCH_X86_LIB_MEMCPY_FLUSHCACHE_H
+#ifndef NTBOOT_MODEL_ASM_STRING_64_H
+#define NTBOOT_MODEL_ASM_STRING_64_H
 
 #include "include/compiler.h"
 #include "include/types.h"
 #include "arch/x86/lib/clean_cache.h"
+#include "arch/x86/special_insns.h"
 #include "lib/ntcheck.h"
 
 typedef u32 __attribute__((aligned(1), may_alias)) u32_unaligned;
@@ -122,7 +130,7 @@ static __always_inline void movnti_tail(uptr d, uptr s, size_t n)
 }
 
 /*
- * The kernel's algorithm (DESIGN.md): a cached copy up to the first 8-byte
+ * The kernel's algorithm (docs/model.md): a cached copy up to the first 8-byte
  * boundary of @dst whose lines are then cleaned with clean_cache_range(),
  * a loop of 32 bytes (4 x MOVNTI-8), a loop of 8 bytes, one 4-byte MOVNTI,
  * and a cached + cleaned tail under 4 bytes. No fence.
@@ -133,7 +141,7 @@ void __memcpy_flushcache(void *dst, const void *src, size_t cnt);
  * Sizes known at compile time that match a struct page (64, 80, 96 bytes)
  * or a smaller power of two stay inline as MOVNTI sequences: no call, no
  * head/tail handling, any alignment. The struct page template copy of the
- * memmap model depends on this (seed 002).
+ * memmap model depends on this ("x86/string: extend memcpy_flushcache() fixed-size fastpaths").
  */
 static __always_inline void memcpy_flushcache(void *dst, const void *src,
 					      size_t cnt)
@@ -175,6 +183,31 @@ static __always_inline void memcpy_flushcache(void *dst, const void *src,
 		__memcpy_flushcache(dst, src, cnt);
 		break;
 	}
+}
+
+/*
+ * memcpy_nocache(): the series "use nocache copy in
+ * copy_from_iter_nocache()" declares it here and defines it in
+ * arch/x86/lib/misc.c (model/arch/x86/lib/misc.c): the kernel's nocache
+ * copy, copy_to_nontemporal(). It ends with an SFENCE and cleans nothing.
+ */
+void *memcpy_nocache(void *dst, const void *src, size_t n);
+
+/*
+ * memcpy_nt() and memcpy_nt_drain(): the series' generic non-temporal copy
+ * API, which "mm: use memcpy_nt() in zone-device template copies" calls.
+ * On x86 memcpy_nt() is memcpy_flushcache(), so a constant 64/80/96-byte
+ * struct page copy stays inline; memcpy_nt_drain() is SFENCE. Callers
+ * drain before they (or another CPU) build on the copied data.
+ */
+static __always_inline void memcpy_nt(void *dst, const void *src, size_t n)
+{
+	memcpy_flushcache(dst, src, n);
+}
+
+static __always_inline void memcpy_nt_drain(void)
+{
+	sfence();
 }
 
 #endif

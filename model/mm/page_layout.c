@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Look-ups on the struct page layouts of page_layout.h: by size, by name,
- * and from a byte offset back to the field, for reports that name what
- * differs.
+ * Look-ups on the struct page layouts of model/include/linux/mm_types.h:
+ * by size, by name, and from a byte offset back to the field, for reports
+ * that name what differs. The project's own harness, not kernel code.
  */
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 #include "lib/string.h"
 
 /* The C view of the common 64 bytes must match the table. */

@@ -1,50 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The modelled namespace memmap: configuration, memory, the strategy
- * table, and memmap_verify(), which checks a memmap against a model of
+ * The project's harness around the model (not kernel code): the modelled
+ * namespace memmap, its configuration and memory, the strategy table
+ * generated from model/memmap_strategies.h, the configurations the kernel
+ * cannot reach, and memmap_verify(), which checks a memmap against a model of
  * the result written down field by field from the kernel's rules, not by
  * running the code that wrote it.
  */
-#include "mm/memmap.h"
+#include "model/memmap.h"
 #include "arch/x86/lib/copy_variant.h"
 #include "include/platform.h"
 #include "lib/options.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "mm/mm_init.h"
+#include "model/mm/mm_init.h"
 
+/*
+ * Each entry refers to its copy variant's symbol: a misspelt variant name
+ * in the list is an undefined symbol, and the link fails.
+ */
+#define MEMMAP_VDECL_0(v)
+#define MEMMAP_VDECL_1(v) extern const struct copy_variant __copy_variant_##v;
+#define MEMMAP_VDECL_2(v)                                                    \
+	extern const struct copy_variant __copy_variant_##v##_64;
+#define MEMMAP_VREF_0(v)
+#define MEMMAP_VREF_1(v) &__copy_variant_##v,
+#define MEMMAP_VREF_2(v) &__copy_variant_##v##_64,
+#define MEMMAP_VNAME_0(v) NULL
+#define MEMMAP_VNAME_1(v) #v
+#define MEMMAP_VNAME_2(v) #v "_%u"
+
+#define MEMMAP_STRATEGY_VDECL(name, COPY, v, k, ...) MEMMAP_VDECL_##k(v)
+MEMMAP_STRATEGIES(MEMMAP_STRATEGY_VDECL)
+
+#define MEMMAP_STRATEGY_VREF(name, COPY, v, k, ...) MEMMAP_VREF_##k(v)
+static const struct copy_variant *const memmap_variant_refs[] __used = {
+	MEMMAP_STRATEGIES(MEMMAP_STRATEGY_VREF) NULL
+};
+
+#define MEMMAP_STRATEGY_ENTRY(n, COPY, v, k, is_nt, l, o, d)                 \
+	{ .name = #n, .desc = d, .copy = MEMMAP_##COPY,                        \
+	  .variant = MEMMAP_VNAME_##k(v), .nt = is_nt, .layouts = l,          \
+	  .origin = o },
 const struct memmap_strategy memmap_strategies[] = {
-	{ "slow", "__init_zone_device_page() for every pfn (no template)",
-	  MEMMAP_SLOW, NULL, false },
-	{ "tmpl_memcpy", "template, cached memcpy() of sizeof(struct page)",
-	  MEMMAP_TMPL_MEMCPY, "memcpy", false },
-	{ "tmpl_nt_generic",
-	  "template, memcpy_nt() as a __memcpy_flushcache() call",
-	  MEMMAP_TMPL_NT_GENERIC, "flushcache", true },
-	{ "tmpl_nt_fixed",
-	  "template, memcpy_nt() of a constant size: inline MOVNTI",
-	  MEMMAP_TMPL_NT_FIXED, "flushcache_%u", true },
-	{ "tmpl_nocache", "template, memcpy_nocache() call",
-	  MEMMAP_TMPL_NOCACHE, "nocache", true },
-	{ "tmpl_sse2_nt", "template, SSE2 MOVNTDQ copy",
-	  MEMMAP_TMPL_SSE2_NT, "sse2_nt", true },
-	{ "tmpl_avx_nt", "template, AVX VMOVNTDQ copy",
-	  MEMMAP_TMPL_AVX_NT, "avx_nt", true },
-	{ "tmpl_avx512_nt", "template, AVX-512 VMOVNTDQ copy",
-	  MEMMAP_TMPL_AVX512_NT, "avx512_nt", true },
-	{ "tmpl_movdir64b", "template, one MOVDIR64B per 64-byte page",
-	  MEMMAP_TMPL_MOVDIR64B, "movdir64b", true },
-	{ "fill_mov", "runs of pages from a template in registers, MOV",
-	  MEMMAP_FILL_MOV, "tmpl_mov_%u", false },
-	{ "fill_movnti", "runs of pages from a template in registers, MOVNTI",
-	  MEMMAP_FILL_MOVNTI, "tmpl_movnti_%u", true },
-	{ "fill_sse2", "runs of pages from a template in xmm, MOVNTDQ",
-	  MEMMAP_FILL_SSE2, "tmpl_sse2_%u", true },
-	{ "fill_avx", "runs of pages from a template in ymm, VMOVNTDQ",
-	  MEMMAP_FILL_AVX, "tmpl_avx_%u", true },
-	{ "fill_avx512", "runs of pages from a template in zmm, VMOVNTDQ",
-	  MEMMAP_FILL_AVX512, "tmpl_avx512_%u", true },
+	MEMMAP_STRATEGIES(MEMMAP_STRATEGY_ENTRY)
 };
 
 const unsigned int memmap_nr_strategies = ARRAY_SIZE(memmap_strategies);
@@ -64,6 +64,30 @@ const struct memmap_strategy *memmap_strategy_find(const char *name)
 		if (!strcmp(s->name, name))
 			return s;
 	return NULL;
+}
+
+const char *memmap_unreachable(const struct memmap_strategy *s,
+			       const struct page_layout *l, char *buf,
+			       size_t len)
+{
+	const char *layout = NULL, *path = NULL, *own = NULL;
+
+	if (l->id == PAGE_LAYOUT_80_CPUPID || l->id == PAGE_LAYOUT_96)
+		layout = "last_cpupid out of page->flags cannot happen on "
+			 "x86_64 with ZONE_DEVICE (SPARSEMEM_VMEMMAP leaves "
+			 "room for it in page->flags)";
+	if (s->copy != MEMMAP_SLOW &&
+	    (l->id == PAGE_LAYOUT_80_KMSAN || l->id == PAGE_LAYOUT_96))
+		path = "the series keeps KASAN/KMSAN builds on the slow path";
+	if (s->origin == MEMMAP_OWN)
+		own = "the project's own strategy, beyond the kernel and the "
+		      "series";
+	if (!layout && !path && !own)
+		return NULL;
+	ntb_snprintf(buf, len, "%s%s%s%s%s", layout ? layout : "",
+		     layout && (path || own) ? "; " : "", path ? path : "",
+		     path && own ? "; " : "", own ? own : "");
+	return buf;
 }
 
 /* The largest power of two every struct page address is a multiple of. */
@@ -100,7 +124,7 @@ bool memmap_strategy_usable(const struct memmap_strategy *s,
 			return false;
 		}
 	}
-	if (!memmap_init_lookup(s->copy, l->id)) {
+	if (!memmap_init_lookup(s->copy, l->id, false)) {
 		ntb_snprintf(why, len, "%s not built for the %s layout",
 			     s->name, l->name);
 		return false;
@@ -242,7 +266,8 @@ int memmap_set_strategy(struct memmap *m, const char *name, char *why,
 		return -1;
 	m->strategy = s;
 	m->cfg.strategy = s->name;
-	m->init = memmap_init_lookup(s->copy, m->layout->id);
+	m->init = memmap_init_lookup(s->copy, m->layout->id, false);
+	m->init_checked = memmap_init_lookup(s->copy, m->layout->id, true);
 	return 0;
 }
 

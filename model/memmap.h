@@ -19,38 +19,31 @@
  *           fail(r);
  *   memmap_destroy(&m);
  *
- * Strategies (memmap_strategies[]): "slow" is the kernel without the
- * template patches; "tmpl_*" copy a prepared struct page per pfn with
- * one copy routine; "fill_*" store runs of identical struct pages from a
- * template held in registers. A strategy runs as one loop compiled for it
+ * Strategies (memmap_strategies[], generated from the list in
+ * model/memmap_strategies.h): "slow" is the kernel at v7.2-rc1 without the
+ * series; "tmpl_memcpy", "tmpl_nt_generic" and "tmpl_nt_fixed" the
+ * series' template path and its steps; the other "tmpl_*" copy a
+ * prepared struct page per pfn with a wider copy routine, and "fill_*"
+ * store runs of identical struct pages from a template held in registers:
+ * the project's own, beyond the kernel and the series. A strategy runs as one loop compiled for it
  * and for the layout, so no call or branch per page chooses the copy.
  */
-#ifndef NTBOOT_MM_MEMMAP_H
-#define NTBOOT_MM_MEMMAP_H
+#ifndef NTBOOT_MODEL_MEMMAP_H
+#define NTBOOT_MODEL_MEMMAP_H
 
 #include "include/types.h"
-#include "mm/memremap.h"
-#include "mm/page_layout.h"
-#include "mm/pageblock.h"
+#include "model/include/linux/memremap.h"
+#include "model/include/linux/mm_types.h"
+#include "model/include/linux/pageblock-flags.h"
+#include "model/memmap_strategies.h"
 
-/* How a struct page gets into the memmap. */
+/* How a struct page gets into the memmap: one per strategy. */
+#define MEMMAP_COPY_ENUM(name, COPY, ...) MEMMAP_##COPY,
 enum memmap_copy {
-	MEMMAP_SLOW,		/* __init_zone_device_page() for every pfn */
-	MEMMAP_TMPL_MEMCPY,	/* template, cached memcpy() of sizeof */
-	MEMMAP_TMPL_NT_GENERIC,	/* template, __memcpy_flushcache() call */
-	MEMMAP_TMPL_NT_FIXED,	/* template, inline MOVNTI of sizeof */
-	MEMMAP_TMPL_NOCACHE,	/* template, memcpy_nocache() */
-	MEMMAP_TMPL_SSE2_NT,	/* template, MOVNTDQ copy */
-	MEMMAP_TMPL_AVX_NT,	/* template, VMOVNTDQ ymm copy */
-	MEMMAP_TMPL_AVX512_NT,	/* template, VMOVNTDQ zmm copy */
-	MEMMAP_TMPL_MOVDIR64B,	/* template, one MOVDIR64B (64-byte pages) */
-	MEMMAP_FILL_MOV,	/* runs from registers, cached MOV */
-	MEMMAP_FILL_MOVNTI,	/* runs from registers, MOVNTI */
-	MEMMAP_FILL_SSE2,	/* runs from xmm, MOVNTDQ */
-	MEMMAP_FILL_AVX,	/* runs from ymm, VMOVNTDQ (64, 96) */
-	MEMMAP_FILL_AVX512,	/* runs from zmm, VMOVNTDQ (64) */
+	MEMMAP_STRATEGIES(MEMMAP_COPY_ENUM)
 	NR_MEMMAP_COPIES
 };
+#undef MEMMAP_COPY_ENUM
 
 struct memmap_strategy {
 	const char *name;
@@ -62,6 +55,8 @@ struct memmap_strategy {
 	 */
 	const char *variant;
 	bool nt;	/* weakly ordered stores: the drains apply */
+	unsigned int layouts;		/* MEMMAP_L_*: compiled for these */
+	enum memmap_origin origin;
 };
 
 extern const struct memmap_strategy memmap_strategies[];
@@ -84,6 +79,24 @@ const struct memmap_strategy *memmap_strategy_find(const char *name);
 bool memmap_strategy_usable(const struct memmap_strategy *s,
 			    const struct page_layout *l, char *why,
 			    size_t len);
+
+/*
+ * Can the kernel (v7.2-rc1 with the series, x86_64) run @s on layout @l?
+ * NULL when it can; else the reason in @buf, for the benchmarks' one line
+ * "# unreachable: strategy=... page_size=... layout=...: <reason>". The model runs every pair all
+ * the same: the series claims figures for the 80- and 96-byte layouts.
+ *
+ * - 80 bytes, last_cpupid out of page->flags, and 96 bytes (with KMSAN
+ *   as well): ZONE_DEVICE on x86_64 needs SPARSEMEM_VMEMMAP, which keeps
+ *   no section number in page->flags and leaves room there for
+ *   last_cpupid, so LAST_CPUPID_NOT_IN_PAGE_FLAGS is never set;
+ * - the template strategies on a KMSAN layout: the series keeps KASAN and
+ *   KMSAN builds on the slow path;
+ * - the project's own strategies: beyond the kernel and the series.
+ */
+const char *memmap_unreachable(const struct memmap_strategy *s,
+			       const struct page_layout *l, char *buf,
+			       size_t len);
 
 /* The points where the template path drains its non-temporal stores. */
 enum memmap_drain_point {
@@ -187,7 +200,7 @@ struct memmap {
 	struct memmap_config cfg;
 	const struct page_layout *layout;
 	const struct memmap_strategy *strategy;
-	memmap_init_fn init;
+	memmap_init_fn init;		/* the plain loop (timed) */
 	struct page *pages;		/* the struct page of base_pfn */
 	unsigned long base_pfn;
 	unsigned long nr_pfns;
@@ -201,6 +214,7 @@ struct memmap {
 	/* What memmap_init_zone_device() did in the last run. */
 	unsigned long nr_initialised;	/* the count its pr_debug() prints */
 	unsigned long drains[NR_MEMMAP_DRAINS];
+	memmap_init_fn init_checked;	/* @init with the checker's hooks */
 };
 
 /*

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Storage for the modelled pageblock usemaps; the bit operations are
- * inline in pageblock.h.
+ * Storage for the modelled pageblock usemaps (the kernel keeps them in
+ * mm/sparse.c's mem_section_usage); the bit operations of mm/page_alloc.c
+ * (set_pageblock_migratetype(), the pfnblock bits) are inline in
+ * model/include/linux/pageblock-flags.h. Simplified: docs/model.md.
  */
-#include "mm/pageblock.h"
+#include "model/include/linux/pageblock-flags.h"
 #include "include/platform.h"
 #include "lib/string.h"
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Names of the ZONE_DEVICE memory types, for reports and test cases.
+ * Names of the ZONE_DEVICE memory types (include/linux/memremap.h), for
+ * reports and test cases: the project's own.
  */
-#include "mm/memremap.h"
+#include "model/include/linux/memremap.h"
 
 const char *memory_type_name(enum memory_type type)
 {

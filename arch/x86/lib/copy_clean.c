@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * memcpy_nocache() and memcpy_then_clean(); see memcpy_nocache.h.
+ * memcpy_nocache_clean() and memcpy_then_clean(); see copy_clean.h. The
+ * project's own copies, beyond the kernel and the series.
  */
-#include "arch/x86/lib/memcpy_nocache.h"
+#include "arch/x86/lib/copy_clean.h"
 #include "arch/x86/lib/clean_cache.h"
-#include "arch/x86/lib/memcpy_flushcache.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "lib/string.h"
 
-void *memcpy_nocache(void *dst, const void *src, size_t n)
+void *memcpy_nocache_clean(void *dst, const void *src, size_t n)
 {
 	uptr d = (uptr)dst;
 	uptr s = (uptr)src;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * struct dev_pagemap and struct vmem_altmap: what a driver hands to
+ * The kernel's include/linux/memremap.h at v7.2-rc1, simplified
+ * (docs/model.md): struct dev_pagemap and struct vmem_altmap, what a
+ * driver hands to
  * memremap_pages(), reduced to what memmap_init_zone_device() reads.
  *
  * An altmap puts the memmap of a namespace on the device itself: the
@@ -10,11 +12,11 @@
  * initialises the @free ones earlier, in memmap_init_range(), and
  * memmap_init_zone_device() starts after them (vmem_altmap_offset()).
  */
-#ifndef NTBOOT_MM_MEMREMAP_H
-#define NTBOOT_MM_MEMREMAP_H
+#ifndef NTBOOT_MODEL_LINUX_MEMREMAP_H
+#define NTBOOT_MODEL_LINUX_MEMREMAP_H
 
 #include "include/types.h"
-#include "mm/page_layout.h"
+#include "model/include/linux/mm_types.h"
 
 enum memory_type {
 	/* 0 is reserved to catch an uninitialised type field */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel's mm/internal.h at v7.2-rc1, the part the ZONE_DEVICE memmap
+ * initialisation uses: prep_compound_tail() and prep_compound_head().
+ * docs/model.md gives their status.
+ */
+#ifndef NTBOOT_MODEL_MM_INTERNAL_H
+#define NTBOOT_MODEL_MM_INTERNAL_H
+
+#include "model/include/linux/mm.h"
+
+/*
+ * mm/internal.h prep_compound_tail(), with the folio order argument of
+ * the 7.1-era interface: set_compound_head() needs it for the mask form
+ * of compound_head (compound_info_has_mask()).
+ */
+static __always_inline void prep_compound_tail(const struct memmap *m,
+					       const struct page_layout *l,
+					       struct page *tail,
+					       const struct page *head,
+					       unsigned int order)
+{
+	tail->mapping = (void *)TAIL_MAPPING;
+	set_compound_head(m, l, tail, head, order);
+	tail->private = 0;
+}
+
+/* mm/internal.h folio_set_order() */
+static __always_inline void folio_set_order(struct folio_page1 *folio,
+					    unsigned int order)
+{
+	folio->_flags_1 = (folio->_flags_1 & ~0xffUL) | order;
+	folio->_nr_pages = 1U << order;
+}
+
+/*
+ * mm/internal.h prep_compound_head(): the folio metadata in the first and
+ * second tail, at the 6.15+ offsets of struct folio (the _mm_id fields,
+ * _nr_pages at 56: model/include/linux/mm_types.h). It overlays fields
+ * the tails' own initialisation wrote (zone_device_data, mapping, index,
+ * memcg_data of page[1]; zone_device_data and mapping of page[2]), so it
+ * must come after them.
+ */
+static __always_inline void prep_compound_head(const struct page_layout *l,
+					       struct page *page,
+					       unsigned int order)
+{
+	struct folio_page1 *f1 = (struct folio_page1 *)nth_page(l, page, 1);
+	struct folio_page2 *f2 = (struct folio_page2 *)nth_page(l, page, 2);
+
+	folio_set_order(f1, order);
+	f1->_large_mapcount = -1;
+	f1->_nr_pages_mapped = 0;		/* CONFIG_PAGE_MAPCOUNT */
+	f1->_mm_ids = 0;			/* CONFIG_MM_ID */
+	f1->_mm_id_mapcount[0] = -1;
+	f1->_mm_id_mapcount[1] = -1;
+	f1->_pincount = 0;			/* 64BIT */
+	f1->_entire_mapcount = -1;
+	if (order > 1)
+		INIT_LIST_HEAD(&f2->_deferred_list);
+}
+
+#endif

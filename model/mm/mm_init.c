@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's mm/mm_init.c at Linux v7.2-rc1 with the series "mm: use
+ * memcpy_nt() in zone-device template copies" (its template path, and
+ * the fixed-size memcpy_flushcache() of "x86/string: extend
+ * memcpy_flushcache() fixed-size fastpaths"): memmap_init_zone_device()
+ * in two ways that must write the same bytes. docs/model.md lists every
+ * function with its kernel source, its status and the test that pins it.
+ *
+ * The slow path is the kernel without the series: every struct page
+ * zeroed and built field by field by __init_zone_device_page(); the
+ * tails of a folio the same, then linked by prep_compound_tail(); the
+ * folio metadata written by prep_compound_head() once all the tails are
+ * done (the order of the series' context); the pageblock flags of the
+ * range set in one pass at the end.
+ *
+ * The template path is the series: a head and a tail struct page are
+ * built once through the slow path; each pfn then gets a copy of the
+ * right one, after its pfn-dependent fields are refreshed. The copy is
+ * the strategy (model/memmap_strategies.h): the series' memcpy() or
+ * memcpy_nt() (memcpy_flushcache()), or one of the project's own wider
+ * copies and fills. Non-temporal copies are drained (SFENCE) before
+ * memmap_init_compound() stores to the head, before prep_compound_head()
+ * writes into the first tails, and before returning. The series keeps
+ * KASAN and KMSAN builds on the slow path; the model runs every strategy
+ * on every layout, and the benchmarks say where the kernel could not
+ * (memmap_unreachable()).
+ *
+ * The points where the order matters are declared to the ordering
+ * checker (lib/ntcheck.h): every cached store of the template path to
+ * the memmap (__SetPageHead(), prep_compound_head()) is checked against
+ * the non-temporal lines still pending on this CPU, and
+ * memmap_init_compound() and the return publish what was written.
+ *
+ * Each strategy is compiled into its own loops for each layout
+ * (DEFINE_MEMMAP_INIT below): the strategy and the struct page size are
+ * constants inside, so a fixed-size memcpy_flushcache() really is the
+ * inline MOVNTI sequence and no per-page call or switch picks the copy.
+ */
+#include "model/mm/mm_init.h"
+#include "arch/x86/lib/copy_simd.h"
+#include "arch/x86/lib/copy_template.h"
+#include "model/arch/x86/include/asm/string_64.h"
+#include "arch/x86/lib/copy_clean.h"
+#include "arch/x86/special_insns.h"
+#include "lib/ntcheck.h"
+#include "model/include/linux/memremap.h"
+#include "model/include/linux/pageblock-flags.h"
+#include "model/mm/internal.h"
+
+/* The size of a layout as a constant the compiler sees. */
+#define LAYOUT_SIZE(lid)                                                     \
+	((lid) == PAGE_LAYOUT_64 ? 64u : (lid) == PAGE_LAYOUT_96 ? 96u : 80u)
+
+static __always_inline struct page *pfn_to_page(const struct memmap *m,
+						const struct page_layout *l,
+						unsigned long pfn)
+{
+	return (struct page *)((char *)m->pages +
+			       (pfn - m->base_pfn) * l->size);
+}
+
+/* ---------------------------------------------------------------------
+ * The slow path
+ */
+
+/*
+ * mm/mm_init.c __init_single_page(). No set_page_address(): x86_64 has no
+ * WANT_PAGE_VIRTUAL.
+ */
+static __always_inline void __init_single_page(const struct page_layout *l,
+					       struct page *page,
+					       unsigned long pfn,
+					       unsigned long zone, int nid)
+{
+	mm_zero_struct_page(l, page);
+	set_page_links(page, zone, (unsigned long)nid, pfn);
+	init_page_count(page);
+	page->_mapcount = -1;
+	page_cpupid_reset_last(l, page);
+	/* page_kasan_tag_reset(): x86_64 has no KASAN software tags */
+	INIT_LIST_HEAD(&page->lru);
+}
+
+/*
+ * mm/mm_init.c __init_zone_device_page(). The refcount is 0 for every
+ * type but MEMORY_DEVICE_GENERIC (FS_DAX and PCI_P2PDMA included), as in
+ * mainline since FS_DAX pages became refcounted folios; 6.12 set it to 0
+ * only for DEVICE_PRIVATE and DEVICE_COHERENT.
+ */
+static __always_inline void __init_zone_device_page(const struct memmap *m,
+						    const struct page_layout *l,
+						    struct page *page,
+						    unsigned long pfn,
+						    unsigned long zone_idx,
+						    int nid,
+						    struct dev_pagemap *pgmap)
+{
+	__init_single_page(l, page, pfn, zone_idx, nid);
+
+	/* Reserved until the onlining phase associates it with a zone. */
+	__SetPageReserved(page);
+
+	/*
+	 * lru is unioned with the folio's pgmap and zone_device_data. The
+	 * page is no tail yet (lru points at itself), so its folio is the
+	 * page itself.
+	 */
+	page_folio(m, l, page)->pgmap = pgmap;
+	page->zone_device_data = NULL;
+
+	/*
+	 * Pages other than MEMORY_DEVICE_GENERIC go straight to the driver's
+	 * allocator, which sets the count to 1 when it hands a page out.
+	 */
+	switch (pgmap->type) {
+	case MEMORY_DEVICE_FS_DAX:
+	case MEMORY_DEVICE_PRIVATE:
+	case MEMORY_DEVICE_COHERENT:
+	case MEMORY_DEVICE_PCI_P2PDMA:
+		set_page_count(page, 0);
+		break;
+	case MEMORY_DEVICE_GENERIC:
+		break;
+	}
+}
+
+/* The bytes prep_compound_head() stores to, declared to the checker. */
+static __always_inline void
+ntcheck_prep_compound_head(const bool checked, const struct page_layout *l,
+			   struct page *page, unsigned int order)
+{
+	struct folio_page2 *f2 = (struct folio_page2 *)nth_page(l, page, 2);
+
+	ntcheck_model_cached_store(checked, nth_page(l, page, 1),
+				   sizeof(struct folio_page1),
+				   "prep_compound_head()");
+	if (order > 1)
+		ntcheck_model_cached_store(checked, &f2->_deferred_list,
+					   sizeof(f2->_deferred_list),
+					   "prep_compound_head()");
+}
+
+/*
+ * mm/mm_init.c compound_nr_pages(). With a compound geometry and the
+ * memmap in RAM, the vmemmap of a folio
+ * beyond its first VMEMMAP_RESERVE_NR pages maps one shared page of tail
+ * struct pages: only the struct pages of those first pages are unique.
+ * The model's ranges are all hot-plugged (no early section).
+ */
+static __always_inline unsigned long
+compound_nr_pages(const struct memmap *m, const struct page_layout *l,
+		  const struct vmem_altmap *altmap,
+		  const struct dev_pagemap *pgmap)
+{
+	if (!m->cfg.vmemmap_optimize || !vmemmap_can_optimize(l, altmap, pgmap))
+		return pgmap_vmemmap_nr(pgmap);
+
+	return VMEMMAP_RESERVE_NR * (PAGE_SIZE / l->size);
+}
+
+/*
+ * mm/mm_init.c pageblock_migratetype_init_range(): every pageblock that
+ * starts inside the range becomes @mt (the bitmap of
+ * model/include/linux/pageblock-flags.h; no cond_resched()).
+ */
+static void pageblock_migratetype_init_range(struct memmap *m,
+					     unsigned long start_pfn,
+					     unsigned long nr_pages,
+					     enum migratetype mt)
+{
+	unsigned long pfn = pageblock_align(start_pfn);
+	unsigned long end = start_pfn + nr_pages;
+
+	for (; pfn < end; pfn += pageblock_nr_pages)
+		set_pageblock_migratetype(&m->pageblocks, pfn, mt);
+}
+
+/* ---------------------------------------------------------------------
+ * The template path
+ */
+
+union page_template {
+	struct page page;
+	u8 bytes[MAX_STRUCT_PAGE_SIZE];
+};
+
+/* Weakly ordered stores that the drains order: the list's nt column. */
+#define MEMMAP_COPY_NT_CASE(name, COPY, v, k, is_nt, ...)                   \
+	case MEMMAP_##COPY:                                                   \
+		return is_nt;
+static __always_inline bool memmap_copy_nt(const enum memmap_copy copy)
+{
+	switch (copy) {
+		MEMMAP_STRATEGIES(MEMMAP_COPY_NT_CASE)
+	case NR_MEMMAP_COPIES:
+		break;
+	}
+	return false;
+}
+
+static __always_inline bool memmap_copy_fill(const enum memmap_copy copy)
+{
+	return copy >= MEMMAP_FILL_MOV;
+}
+
+/*
+ * memcpy_nt_drain() at @at, counted for the tests; in a checked loop
+ * (docs/ntcheck.md) it also retires the stores the loop recorded.
+ */
+static __always_inline void memmap_drain(struct memmap *m,
+					 const enum memmap_copy copy,
+					 const bool checked,
+					 enum memmap_drain_point at)
+{
+	if (!memmap_copy_nt(copy) || !m->cfg.drain)
+		return;
+	m->drains[at]++;
+	memcpy_nt_drain();
+	ntcheck_model_drained(checked);
+}
+
+/* A checked loop's record of what a non-temporal copy or fill wrote. */
+static __always_inline void memmap_nt_written(const struct memmap *m,
+					      const enum memmap_copy copy,
+					      const bool checked,
+					      const void *p, size_t n)
+{
+	if (memmap_copy_nt(copy))
+		ntcheck_model_store(checked, p, n, m->strategy->name);
+}
+
+/*
+ * Refresh what depends on the pfn before the copy. On x86_64 nothing
+ * does: no section number in page->flags (SPARSEMEM_VMEMMAP), no
+ * page->virtual (WANT_PAGE_VIRTUAL), no KASAN tag. So a template is the
+ * same for every pfn, and only the tail's compound_head changes, per
+ * folio. That is also why a whole run of pages can come from one
+ * template (the fill strategies).
+ */
+static __always_inline void
+zone_device_page_update_template(struct page *template, unsigned long pfn)
+{
+}
+
+/* One struct page from the template with the strategy's copy. */
+static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
+					   const unsigned int size,
+					   struct page *page,
+					   const struct page *template)
+{
+	switch (copy) {
+	case MEMMAP_SLOW:
+		break;
+	case MEMMAP_TMPL_MEMCPY:
+		/* the kernel's memcpy() of a constant size: inline moves */
+		__builtin_memcpy(page, template, size);
+		break;
+	case MEMMAP_TMPL_NT_GENERIC:
+		__memcpy_flushcache(page, template, size);
+		break;
+	case MEMMAP_TMPL_NT_FIXED:
+		memcpy_nt(page, template, size);
+		break;
+	case MEMMAP_TMPL_NOCACHE:
+		memcpy_nocache(page, template, size);
+		break;
+	case MEMMAP_TMPL_SSE2_NT:
+		memcpy_sse2_nt(page, template, size);
+		break;
+	case MEMMAP_TMPL_AVX_NT:
+		memcpy_avx_nt(page, template, size);
+		break;
+	case MEMMAP_TMPL_AVX512_NT:
+		memcpy_avx512_nt(page, template, size);
+		break;
+	case MEMMAP_TMPL_MOVDIR64B:
+		movdir64b(page, template);
+		break;
+	case MEMMAP_FILL_MOV:
+	case MEMMAP_FILL_MOVNTI:
+	case MEMMAP_FILL_SSE2:
+	case MEMMAP_FILL_AVX:
+	case MEMMAP_FILL_AVX512:
+	case NR_MEMMAP_COPIES:
+		break;
+	}
+}
+
+/* @nr back-to-back copies of the template (fill strategies only). */
+static __always_inline void tmpl_fill(const enum memmap_copy copy,
+				      const unsigned int size,
+				      struct page *page,
+				      const struct page *template,
+				      unsigned long nr)
+{
+	size_t n = nr * size;
+
+	switch (copy) {
+	case MEMMAP_FILL_MOV:
+		if (size == 64)
+			tmpl_fill_mov_64(page, template, n);
+		else if (size == 80)
+			tmpl_fill_mov_80(page, template, n);
+		else
+			tmpl_fill_mov_96(page, template, n);
+		break;
+	case MEMMAP_FILL_MOVNTI:
+		if (size == 64)
+			tmpl_fill_movnti_64(page, template, n);
+		else if (size == 80)
+			tmpl_fill_movnti_80(page, template, n);
+		else
+			tmpl_fill_movnti_96(page, template, n);
+		break;
+	case MEMMAP_FILL_SSE2:
+		if (size == 64)
+			tmpl_fill_sse2_64(page, template, n);
+		else if (size == 80)
+			tmpl_fill_sse2_80(page, template, n);
+		else
+			tmpl_fill_sse2_96(page, template, n);
+		break;
+	case MEMMAP_FILL_AVX:
+		if (size == 64)
+			tmpl_fill_avx_64(page, template, n);
+		else
+			tmpl_fill_avx_96(page, template, n);
+		break;
+	case MEMMAP_FILL_AVX512:
+		tmpl_fill_avx512_64(page, template, n);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The series' zone_device_page_init_from_template(): refresh the
+ * template for @pfn, then the strategy's copy.
+ */
+static __always_inline void
+zone_device_page_init_from_template(const struct memmap *m,
+				    const enum memmap_copy copy,
+				    const bool checked,
+				    const unsigned int size, struct page *page,
+				    struct page *template, unsigned long pfn)
+{
+	zone_device_page_update_template(template, pfn);
+	if (memmap_copy_fill(copy))
+		tmpl_fill(copy, size, page, template, 1);
+	else
+		tmpl_copy_page(copy, size, page, template);
+	memmap_nt_written(m, copy, checked, page, size);
+}
+
+/*
+ * [pfn, end_pfn) from one template in one fill: the project's own, for
+ * the fill strategies.
+ */
+static __always_inline void zone_device_fill_range(const struct memmap *m,
+						   const enum memmap_copy copy,
+						   const bool checked,
+						   const unsigned int size,
+						   struct page *page,
+						   struct page *template,
+						   unsigned long pfn,
+						   unsigned long end_pfn)
+{
+	if (pfn >= end_pfn)
+		return;
+	tmpl_fill(copy, size, page, template, end_pfn - pfn);
+	memmap_nt_written(m, copy, checked, page, (end_pfn - pfn) * size);
+}
+
+/* ---------------------------------------------------------------------
+ * memmap_init_compound() and memmap_init_zone_device(), for one strategy
+ */
+
+/*
+ * mm/mm_init.c memmap_init_compound(): the head flag, the tails, then
+ * prep_compound_head() after all of them (the series' order; 6.12 calls it
+ * after the first tail). The template path is the series'.
+ */
+static __always_inline void memmap_init_compound(struct memmap *m,
+						 const enum page_layout_id lid,
+						 const enum memmap_copy copy,
+						 const bool checked,
+						 struct page *head,
+						 unsigned long head_pfn,
+						 unsigned long zone_idx,
+						 int nid,
+						 struct dev_pagemap *pgmap,
+						 unsigned long nr_pages,
+						 struct page *tail_template)
+{
+	const struct page_layout *l = &page_layouts[lid];
+	const unsigned int size = LAYOUT_SIZE(lid);
+	unsigned long pfn, end_pfn = head_pfn + nr_pages;
+	unsigned int order = pgmap->vmemmap_shift;
+	struct page *page;
+
+	ntcheck_model_cached_store(checked, &head->flags, sizeof(head->flags),
+				   "__SetPageHead()");
+	__SetPageHead(head);
+
+	if (copy == MEMMAP_SLOW) {
+		for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
+			page = pfn_to_page(m, l, pfn);
+			__init_zone_device_page(m, l, page, pfn, zone_idx, nid,
+						pgmap);
+			prep_compound_tail(m, l, page, head, order);
+			set_page_count(page, 0);
+		}
+		prep_compound_head(l, head, order);
+		return;
+	}
+
+	/* The tail template belongs to this folio from here on. */
+	set_compound_head(m, l, tail_template, head, order);
+	page = nth_page(l, head, 1);
+	if (memmap_copy_fill(copy)) {
+		zone_device_fill_range(m, copy, checked, size, page,
+				       tail_template, head_pfn + 1, end_pfn);
+	} else {
+		for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
+			zone_device_page_init_from_template(m, copy, checked,
+							    size, page,
+							    tail_template, pfn);
+			page = (struct page *)((char *)page + size);
+		}
+	}
+
+	/*
+	 * prep_compound_head() overwrites parts of the first two tails:
+	 * their copies must not land after it.
+	 */
+	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_PREP_HEAD);
+	ntcheck_prep_compound_head(checked, l, head, order);
+	prep_compound_head(l, head, order);
+}
+
+/*
+ * mm/mm_init.c memmap_init_zone_device(), with the series' template path.
+ * struct memmap plays the zone; no cond_resched() and no pr_debug() (the
+ * model keeps its count in m->nr_initialised).
+ */
+static __always_inline void
+__memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
+			  const enum memmap_copy copy, const bool checked,
+			  unsigned long start_pfn,
+			  unsigned long nr_pages, struct dev_pagemap *pgmap)
+{
+	const struct page_layout *l = &page_layouts[lid];
+	const unsigned int size = LAYOUT_SIZE(lid);
+	unsigned long pfn, end_pfn = start_pfn + nr_pages;
+	struct vmem_altmap *altmap = pgmap_altmap(pgmap);
+	unsigned long pfns_per_compound = pgmap_vmemmap_nr(pgmap);
+	const unsigned long zone_idx = ZONE_DEVICE;
+	int nid = m->cfg.nid;
+	union page_template head_template __aligned(64);
+	union page_template tail_template __aligned(64);
+
+	/*
+	 * memmap_init_range() already took care of the struct pages that
+	 * hold the memmap: start after them.
+	 */
+	if (altmap) {
+		start_pfn = altmap->base_pfn + vmem_altmap_offset(altmap);
+		nr_pages = end_pfn - start_pfn;
+	}
+
+	if (copy != MEMMAP_SLOW) {
+		__init_zone_device_page(m, l, &head_template.page, start_pfn,
+					zone_idx, nid, pgmap);
+		if (pfns_per_compound > 1) {
+			struct page *head = pfn_to_page(m, l, start_pfn);
+
+			__init_zone_device_page(m, l, &tail_template.page,
+						start_pfn + 1, zone_idx, nid,
+						pgmap);
+			prep_compound_tail(m, l, &tail_template.page, head,
+					   pgmap->vmemmap_shift);
+			set_page_count(&tail_template.page, 0);
+		}
+	}
+
+	if (memmap_copy_fill(copy) && pfns_per_compound == 1) {
+		/* order-0 pages: the whole range is one template */
+		zone_device_fill_range(m, copy, checked, size,
+				       pfn_to_page(m, l, start_pfn),
+				       &head_template.page, start_pfn, end_pfn);
+		goto out;
+	}
+
+	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
+		struct page *page = pfn_to_page(m, l, pfn);
+		unsigned long nr;
+
+		if (copy == MEMMAP_SLOW)
+			__init_zone_device_page(m, l, page, pfn, zone_idx, nid,
+						pgmap);
+		else
+			zone_device_page_init_from_template(m, copy, checked,
+							    size, page,
+							    &head_template.page,
+							    pfn);
+
+		if (pfns_per_compound == 1)
+			continue;
+
+		/* memmap_init_compound() starts with a store to the head */
+		memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_COMPOUND);
+		ntcheck_model_publish(checked, "memmap_init_compound()");
+
+		/*
+		 * The kernel initialises whole folios: namespaces are
+		 * aligned to them. The model also takes ranges that end
+		 * inside a folio and stops at their end.
+		 */
+		nr = min(compound_nr_pages(m, l, altmap, pgmap), end_pfn - pfn);
+		memmap_init_compound(m, lid, copy, checked, page, pfn,
+				     zone_idx, nid,
+				     pgmap, nr, &tail_template.page);
+	}
+out:
+	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_RETURN);
+	ntcheck_model_publish(checked,
+			      "the return of memmap_init_zone_device()");
+
+	pageblock_migratetype_init_range(m, start_pfn, nr_pages,
+					 MIGRATE_MOVABLE);
+	m->nr_initialised = nr_pages;
+}
+
+/*
+ * Two loops per strategy and layout: memmap_init_<COPY>_<LAYOUT>, the
+ * plain one the benchmarks time (and tools/check-objcode reads), and
+ * memmap_init_<COPY>_<LAYOUT>_checked, the same with the ordering
+ * checker's model-level hooks (docs/ntcheck.md), run when the checker is
+ * on for the running case.
+ */
+#define DEFINE_MEMMAP_INIT(copy, lid)                                        \
+	static __maybe_unused void memmap_init_##copy##_##lid(                \
+		struct memmap *m, unsigned long start_pfn,                    \
+		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
+	{                                                                     \
+		__memmap_init_zone_device(m, lid, copy, false, start_pfn,     \
+					  nr_pages, pgmap);                   \
+	}                                                                     \
+	static __maybe_unused void memmap_init_##copy##_##lid##_checked(      \
+		struct memmap *m, unsigned long start_pfn,                    \
+		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
+	{                                                                     \
+		__memmap_init_zone_device(m, lid, copy, true, start_pfn,      \
+					  nr_pages, pgmap);                   \
+	}
+
+/*
+ * Every (strategy, layout) pair of the list (model/memmap_strategies.h),
+ * compiled where the strategy's layouts include the layout; the others
+ * are never referenced and not emitted.
+ */
+#define DEFINE_MEMMAP_INIT_LAYOUTS(name, COPY, ...)                          \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_64)                     \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_KMSAN)               \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID)              \
+	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_96)
+MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_LAYOUTS)
+
+#define MEMMAP_INIT_ENTRY(copy, lid, layouts)                                \
+	[copy][lid] = { ((layouts) >> (lid)) & 1 ?                            \
+				memmap_init_##copy##_##lid : NULL,            \
+			((layouts) >> (lid)) & 1 ?                            \
+				memmap_init_##copy##_##lid##_checked : NULL }
+#define MEMMAP_INIT_ENTRIES(name, COPY, v, k, is_nt, layouts, ...)           \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_64, layouts),            \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_80_KMSAN, layouts),      \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID, layouts),     \
+	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_96, layouts),
+
+static const memmap_init_fn
+memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS][2] = {
+	MEMMAP_STRATEGIES(MEMMAP_INIT_ENTRIES)
+};
+
+memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
+				  enum page_layout_id layout, bool checked)
+{
+	if (copy >= NR_MEMMAP_COPIES || layout >= NR_PAGE_LAYOUTS)
+		return NULL;
+	return memmap_init_fns[copy][layout][checked];
+}
+
+/* The checked loop when the checker records for the running case. */
+void memmap_init_zone_device(struct memmap *m, unsigned long start_pfn,
+			     unsigned long nr_pages, struct dev_pagemap *pgmap)
+{
+	if (ntcheck_active())
+		m->init_checked(m, start_pfn, nr_pages, pgmap);
+	else
+		m->init(m, start_pfn, nr_pages, pgmap);
+}
