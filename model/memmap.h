@@ -82,9 +82,11 @@ bool memmap_strategy_usable(const struct memmap_strategy *s,
 
 /*
  * Can the kernel (v7.2-rc1 with the series, x86_64) run @s on layout @l?
- * NULL when it can; else the reason in @buf, for the benchmarks' one line
- * "# unreachable: strategy=... page_size=... layout=...: <reason>". The model runs every pair all
- * the same: the series claims figures for the 80- and 96-byte layouts.
+ * NULL when it can; else the reason in @buf, for the benchmarks' line per
+ * configuration and reason (bench_unreachable_print(): "# unreachable:
+ * page_size=... layout=... strategies=a,b: <reason>"). The model runs
+ * every pair all the same: the series claims figures for the 80- and
+ * 96-byte layouts.
  *
  * - 80 bytes, last_cpupid out of page->flags, and 96 bytes (with KMSAN
  *   as well): ZONE_DEVICE on x86_64 needs SPARSEMEM_VMEMMAP, which keeps

@@ -309,7 +309,8 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 	const struct page_layout *l = r->m->layout;
 	unsigned int cpus = plat_cpu_count();
 	const struct memmap_strategy *s;
-	char why[160], unreach[320];
+	static struct bench_unreachable unreachable;
+	char why[160], where[64];
 	u32 n = 0;
 
 	for_each_memmap_strategy(s) {
@@ -319,10 +320,7 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 			kunit_info(test, "%s skipped: %s", s->name, why);
 			continue;
 		}
-		if (memmap_unreachable(s, l, unreach, sizeof(unreach)))
-			kunit_diag("# unreachable: strategy=%s page_size=%u "
-				   "layout=%s: %s\n", s->name, l->size,
-				   l->name, unreach);
+		bench_unreachable_add(&unreachable, s, l);
 		for (unsigned int k = 1; k; k = next_count(k, cpus)) {
 			if (n == BENCH_MAX_ENTRIES) {
 				kunit_info(test, "%s cpus=%u skipped: more "
@@ -342,6 +340,9 @@ static void par_config(struct kunit *test, struct par_run *r, u64 seed)
 			n++;
 		}
 	}
+	ntb_snprintf(where, sizeof(where), "page_size=%u layout=%s", l->size,
+		     l->name);
+	bench_unreachable_print(&unreachable, where);
 	if (!n || bench_interleave(entries, n, bench_runs(), seed,
 				   "bench_memmap_parallel"))
 		return;

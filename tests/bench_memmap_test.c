@@ -436,7 +436,8 @@ static unsigned int bench_one_config(struct kunit *test,
 	struct memmap m;
 	u64 slow_ns = 0, limit_ns = 0, bytes;
 	unsigned long written;
-	char why[120], config[64], ctx[96], unreach[320];
+	static struct bench_unreachable unreachable;
+	char why[120], config[64], ctx[96], where[96];
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	unsigned int done = 0;
 	u32 n = 0, nv = 0;
@@ -470,9 +471,7 @@ static unsigned int bench_one_config(struct kunit *test,
 				   BENCH_MAX_ENTRIES);
 			continue;
 		}
-		if (memmap_unreachable(s, l, unreach, sizeof(unreach)))
-			kunit_diag("# unreachable: strategy=%s %s layout=%s: "
-				   "%s\n", s->name, config, l->name, unreach);
+		bench_unreachable_add(&unreachable, s, l);
 		contenders[n] = (struct contender){
 			.test = test, .name = s->name, .config = config,
 			.seed = seed, .index = n, .m = &m, .s = s,
@@ -483,6 +482,10 @@ static unsigned int bench_one_config(struct kunit *test,
 		contender_entry(&entries[n], &contenders[n]);
 		n++;
 	}
+	ntb_snprintf(where, sizeof(where), "%s layout=%s", config, l->name);
+	if (!test->quiet)
+		bench_unreachable_print(&unreachable, where);
+	unreachable.nr = 0;
 	if (!n || bench_interleave(entries, n, opt_runs, seed,
 				   "bench_memmap_init")) {
 		memmap_destroy(&m);

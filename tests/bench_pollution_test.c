@@ -286,7 +286,8 @@ static void bench_buffer(struct kunit *test, const char *name, u64 want,
 	static struct pl_case c;
 	const struct memmap_strategy *s;
 	struct bench_result idle;
-	char why[120], unreach[320];
+	static struct bench_unreachable unreachable;
+	char why[120], where[64];
 
 	if (!pl.have_memmap)
 		kunit_skip(test, "no memmap");
@@ -317,14 +318,12 @@ static void bench_buffer(struct kunit *test, const char *name, u64 want,
 			kunit_info(test, "%s skipped: %s", s->name, why);
 			continue;
 		}
-		if (memmap_unreachable(s, pl.m.layout, unreach,
-				       sizeof(unreach)))
-			kunit_diag("# unreachable: strategy=%s page_size=%u "
-				   "layout=%s: %s\n", s->name,
-				   pl.m.layout->size, pl.m.layout->name,
-				   unreach);
+		bench_unreachable_add(&unreachable, s, pl.m.layout);
 		measure_strategy(test, &c, s);
 	}
+	ntb_snprintf(where, sizeof(where), "page_size=%u layout=%s",
+		     pl.m.layout->size, pl.m.layout->name);
+	bench_unreachable_print(&unreachable, where);
 	if (pl.init_cycles_min != ~0ull) {
 		read_buf(&c.b);
 		bench_measure(&idle, pl.runs, read_buf, &c.b, warm_then_idle);

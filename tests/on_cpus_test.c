@@ -17,6 +17,13 @@
 #define WORK_TIMEOUT_US 5000000ull
 /* A wait that is meant to run out. */
 #define SHORT_TIMEOUT_US 50000ull
+/*
+ * Where vCPUs are host threads (TCG, eight of them on two host cores),
+ * a worker that is not held can still miss a 50 ms join: the short
+ * deadline there is longer, and a worker other than the held one that
+ * missed it must still have returned once collected.
+ */
+#define SHORT_TIMEOUT_EMULATED_US 500000ull
 /* The longest any worker here spins, so that every one of them ends. */
 #define SPIN_LIMIT_MS 10000ull
 
@@ -197,10 +204,13 @@ static void on_cpus_names_the_late_cpu(struct kunit *test)
 		j->hold = hold;
 		__atomic_store_n(&j->release, 0, __ATOMIC_RELEASE);
 		on_cpus_init(&oc, oc.nr, hold_one, j);
-		oc.timeout_us = SHORT_TIMEOUT_US;
+		oc.timeout_us = cpu_is_emulated() ? SHORT_TIMEOUT_EMULATED_US :
+						    SHORT_TIMEOUT_US;
 		KUNIT_EXPECT_EQ(test, on_cpus(&oc), ON_CPUS_TIMEOUT);
 		KUNIT_EXPECT_TRUE(test, oc.stuck);
-		KUNIT_EXPECT_EQ(test, oc.nr_failed, 1);
+		KUNIT_EXPECT_GE(test, oc.nr_failed, 1);
+		if (!cpu_is_emulated())
+			KUNIT_EXPECT_EQ(test, oc.nr_failed, 1);
 		ntb_snprintf(want, sizeof(want), "CPU %u did not return", hold);
 		if (!strstr(oc.why, want))
 			kunit_fail_at(test, __FILE__, __LINE__,
@@ -209,8 +219,11 @@ static void on_cpus_names_the_late_cpu(struct kunit *test)
 				      hold, oc.why, want);
 		/* Let it go, and collect it: the CPU takes work again. */
 		__atomic_store_n(&j->release, 1, __ATOMIC_RELEASE);
-		KUNIT_EXPECT_EQ(test, plat_wait_cpu(hold, WORK_TIMEOUT_US), 0);
-		KUNIT_EXPECT_EQ(test, j->slot[hold].done, 1);
+		for (unsigned int i = 1; i < oc.nr; i++) {
+			KUNIT_EXPECT_EQ(test, plat_wait_cpu(i, WORK_TIMEOUT_US),
+					0);
+			KUNIT_EXPECT_EQ(test, j->slot[i].done, 1);
+		}
 	}
 }
 

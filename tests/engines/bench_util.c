@@ -6,6 +6,7 @@
 #include "lib/string.h"
 #include "tests/engines/bench_util.h"
 #include "include/platform.h"
+#include "model/memmap.h"
 
 DEFINE_OPTION_SIZE(namespace, 100ull << 30, SZ_2M, SZ_4K,
 		   "modelled pmem namespace size (100G)");
@@ -220,4 +221,39 @@ u64 bench_fit_namespace(struct kunit *test, unsigned int page_size)
 			   opt_namespace / 4096 * page_size >> 20,
 			   plat_mem_available() >> 20);
 	return ns;
+}
+
+void bench_unreachable_add(struct bench_unreachable *u,
+			   const struct memmap_strategy *s,
+			   const struct page_layout *l)
+{
+	char why[320];
+	unsigned int i;
+	size_t len;
+
+	if (!memmap_unreachable(s, l, why, sizeof(why)))
+		return;
+	for (i = 0; i < u->nr; i++)
+		if (!strcmp(u->r[i].reason, why))
+			break;
+	if (i == u->nr) {
+		/* More reasons than slots: the last slot says so. */
+		if (u->nr == BENCH_UNREACHABLE_REASONS)
+			i = u->nr - 1;
+		else
+			u->nr++;
+		ntb_snprintf(u->r[i].reason, sizeof(u->r[i].reason), "%s", why);
+		u->r[i].names[0] = '\0';
+	}
+	len = strlen(u->r[i].names);
+	ntb_snprintf(u->r[i].names + len, sizeof(u->r[i].names) - len, "%s%s",
+		     len ? "," : "", s->name);
+}
+
+void bench_unreachable_print(struct bench_unreachable *u, const char *config)
+{
+	for (unsigned int i = 0; i < u->nr; i++)
+		kunit_diag("# unreachable: %s strategies=%s: %s\n", config,
+			   u->r[i].names, u->r[i].reason);
+	u->nr = 0;
 }

@@ -71,4 +71,29 @@ u64 bench_mem_room(void);
  */
 u64 bench_fit_namespace(struct kunit *test, unsigned int page_size);
 
+struct memmap_strategy;
+struct page_layout;
+
+/*
+ * What the kernel cannot run, said once per reason: a benchmark adds each
+ * strategy it runs on a layout, and bench_unreachable_print() writes one
+ * "# unreachable: <config> strategies=a,b,...: <reason>" line for every
+ * distinct reason (memmap_unreachable()) among them.
+ */
+#define BENCH_UNREACHABLE_REASONS 8
+
+struct bench_unreachable {
+	unsigned int nr;
+	struct {
+		char reason[320];
+		char names[320];
+	} r[BENCH_UNREACHABLE_REASONS];
+};
+
+void bench_unreachable_add(struct bench_unreachable *u,
+			   const struct memmap_strategy *s,
+			   const struct page_layout *l);
+/* Print the lines, prefixed by @config, and start over. */
+void bench_unreachable_print(struct bench_unreachable *u, const char *config);
+
 #endif
