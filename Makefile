@@ -168,11 +168,14 @@ RUN_LOG = $(B)/logs/run-$(shell date +%Y%m%d-%H%M%S).log
 run: deps image
 	tools/run-qemu --smp auto --log $(RUN_LOG) $(RUN_ARGS)
 
-# The host tests, then the object-code claims of the hosted runner: a
-# copy that lost its inline MOVNTI or its SFENCE fails here too.
+# The host tests, then the object-code claims of the hosted runner (a
+# copy that lost its inline MOVNTI or its SFENCE fails here too) and the
+# self-tests of the two build-time checkers (a second or two).
 check-host: $(B)/host/ntboot-test $(B)/host/ntbench
 	tools/check-host $(B)/host/ntboot-test
 	tools/check-objcode $(B)/host/ntbench
+	$(Q)tools/check-objcode --selftest
+	$(Q)tools/tso-enum --selftest
 
 check: deps
 	tools/check

@@ -3,8 +3,11 @@
  * The ordering checker at the edges of a pending run: a cached store on
  * the line just before or just after pending non-temporal data is no
  * hazard, one that covers any pending line is, whether it starts before
- * the run, inside it, or runs past its end. Only in a checking build.
+ * the run, inside it, or runs past its end. And the stores that end on
+ * the next line (a 4-byte MOVNTI across a line boundary, the last template
+ * of a fill) leave that line pending too. Only in a checking build.
  */
+#include "arch/x86/lib/copy_template.h"
 #include "arch/x86/lib/memcpy_nt.h"
 #include "arch/x86/special_insns.h"
 #include "lib/kunit.h"
@@ -92,6 +95,33 @@ static void single_line_edges(struct kunit *test)
 	}
 }
 
+/* Every line a store touches is pending, its last one included. */
+static void stores_record_their_last_line(struct kunit *test)
+{
+	u8 *buf = edge_buf(test);
+	u64 tmpl[12];
+
+	for (size_t i = 0; i < ARRAY_SIZE(tmpl); i++)
+		tmpl[i] = 0x0101010101010101ull * (i + 1);
+	/* 4 bytes at +62: lines 0 and 1 */
+	movnti_store_u32(buf + 62, 0x11223344);
+	KUNIT_EXPECT_EQ(test, ntcheck_pending_lines(), 2ul);
+	sfence();
+	/* 8 bytes at +60: lines 0 and 1 */
+	movnti_store_u64(buf + 60, 0x1122334455667788ull);
+	KUNIT_EXPECT_EQ(test, ntcheck_pending_lines(), 2ul);
+	sfence();
+	/* four 64-byte templates: lines 0..3 */
+	tmpl_fill_movnti_64(buf, tmpl, 256);
+	KUNIT_EXPECT_EQ(test, ntcheck_pending_lines(), 4ul);
+	sfence();
+	/* five 96-byte templates: 480 bytes, lines 0..7 */
+	tmpl_fill_movnti_96(buf, tmpl, 480);
+	KUNIT_EXPECT_EQ(test, ntcheck_pending_lines(), 8ul);
+	sfence();
+	KUNIT_EXPECT_EQ(test, ntcheck_pending_lines(), 0ul);
+}
+
 static int ntcheck_edges_init(struct kunit_suite *suite, char *reason,
 			      size_t len)
 {
@@ -104,6 +134,7 @@ static int ntcheck_edges_init(struct kunit_suite *suite, char *reason,
 static const struct kunit_case ntcheck_edges_cases[] = {
 	KUNIT_CASE(cached_store_edges),
 	KUNIT_CASE(single_line_edges),
+	KUNIT_CASE(stores_record_their_last_line),
 };
 
 KUNIT_SUITE_DEFINE(ntcheck_edges_suite, "ntcheck_edges", ntcheck_edges_cases,
