@@ -61,29 +61,28 @@ static void fill_right(void *dst, const void *tmpl, size_t n)
 
 struct oracle_case {
 	struct copy_variant v;
-	const char *want;	/* in the first failure; NULL: must pass */
+	const char *want; /* in the first failure; NULL: must pass */
 };
 
 static const struct oracle_case oracle_cases[] = {
-	{ { .name = "right", .copy = copy_right }, NULL },
-	{ { .name = "short", .copy = copy_short }, "copy differs" },
-	{ { .name = "past_end", .copy = copy_past_end },
-	  "guard after dst written" },
-	{ { .name = "before_start", .copy = copy_before_start },
-	  "guard before dst written" },
-	{ { .name = "writes_source", .copy = copy_writes_source },
-	  "source written" },
-	{ { .name = "fill_right", .copy = fill_right, .template_size = 16 },
-	  NULL },
-	{ { .name = "fill_short", .copy = fill_short, .template_size = 16 },
-	  "template copy differs" },
+	{{.name = "right", .copy = copy_right}, NULL},
+	{{.name = "short", .copy = copy_short}, "copy differs"},
+	{{.name = "past_end", .copy = copy_past_end},
+	 "guard after dst written"},
+	{{.name = "before_start", .copy = copy_before_start},
+	 "guard before dst written"},
+	{{.name = "writes_source", .copy = copy_writes_source},
+	 "source written"},
+	{{.name = "fill_right", .copy = fill_right, .template_size = 16}, NULL},
+	{{.name = "fill_short", .copy = fill_short, .template_size = 16},
+	 "template copy differs"},
 };
 
 static void matrix_judges_copies(struct kunit *test)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(oracle_cases); i++) {
 		const struct oracle_case *c = &oracle_cases[i];
-		struct kunit scratch = { .name = "oracle", .quiet = true };
+		struct kunit scratch = {.name = "oracle", .quiet = true};
 		struct copy_matrix m;
 		bool ok;
 
@@ -93,7 +92,8 @@ static void matrix_judges_copies(struct kunit *test)
 			if (!ok || scratch.status == KUNIT_FAILURE)
 				kunit_fail_at(test, __FILE__, __LINE__,
 					      "%s: a right copy failed the "
-					      "matrix: %s", c->v.name,
+					      "matrix: %s",
+					      c->v.name,
 					      scratch.status_comment);
 			KUNIT_EXPECT_GT(test, m.cases, 0ul);
 			continue;
@@ -102,8 +102,9 @@ static void matrix_judges_copies(struct kunit *test)
 		    !strstr(scratch.status_comment, c->want))
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "%s: expected the matrix to fail with "
-				      "\"%s\", it said \"%s\"", c->v.name,
-				      c->want, scratch.status_comment);
+				      "\"%s\", it said \"%s\"",
+				      c->v.name, c->want,
+				      scratch.status_comment);
 	}
 }
 

@@ -18,7 +18,7 @@
 #define DISPATCH_TRACE 64
 
 struct dispatch_ops {
-	unsigned int movnti, writeback;	/* trace entries of each kind */
+	unsigned int movnti, writeback; /* trace entries of each kind */
 	bool head_line_written_back;
 };
 
@@ -40,7 +40,7 @@ static void dispatch_count(const struct ntcheck_trace *t, uptr head_line,
 static void dispatch_by_size(struct kunit *test)
 {
 	u8 *raw = kunit_kzalloc(test, 512);
-	struct ntcheck_trace t = { .cap = DISPATCH_TRACE };
+	struct ntcheck_trace t = {.cap = DISPATCH_TRACE};
 	volatile size_t runtime_64 = 64;
 	struct dispatch_ops ops;
 	u8 src[64], *dst;

@@ -12,16 +12,18 @@
 #include "tests/memmap_case.h"
 
 static const enum page_layout_id small_order_layouts[] = {
-	PAGE_LAYOUT_64, PAGE_LAYOUT_80_KMSAN, PAGE_LAYOUT_80_CPUPID,
+	PAGE_LAYOUT_64,
+	PAGE_LAYOUT_80_KMSAN,
+	PAGE_LAYOUT_80_CPUPID,
 	PAGE_LAYOUT_96,
 };
 
 /* One namespace: initialised by @s, then checked against the model. */
 static bool small_order_run(struct kunit *test, const struct page_layout *l,
-			    const struct memmap_strategy *s,
-			    unsigned int order, bool altmap)
+			    const struct memmap_strategy *s, unsigned int order,
+			    bool altmap)
 {
-	struct memmap_case c = { l->id, order, MEMORY_DEVICE_FS_DAX, altmap };
+	struct memmap_case c = {l->id, order, MEMORY_DEVICE_FS_DAX, altmap};
 	struct memmap_config cfg;
 	struct memmap m;
 	char name[64];
@@ -48,8 +50,8 @@ static void small_orders_match_model(struct kunit *test)
 			page_layout(small_order_layouts[li]);
 
 		for (unsigned int i = 0; i < memmap_nr_strategies; i++) {
-			const struct memmap_strategy *s =
-				memmap_strategy_find(memmap_strategy_name_at(i));
+			const struct memmap_strategy *s = memmap_strategy_find(
+				memmap_strategy_name_at(i));
 			char why[128];
 
 			if (!memmap_strategy_usable(s, l, why, sizeof(why)))

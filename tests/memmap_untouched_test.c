@@ -13,9 +13,8 @@
 
 static void untouched_checked_with_any_poison(struct kunit *test)
 {
-	static const u8 poisons[] = { 0x00, 0x77, 0xff };
-	struct memmap_case c = { PAGE_LAYOUT_64, 0, MEMORY_DEVICE_FS_DAX,
-				 true };
+	static const u8 poisons[] = {0x00, 0x77, 0xff};
+	struct memmap_case c = {PAGE_LAYOUT_64, 0, MEMORY_DEVICE_FS_DAX, true};
 
 	for (size_t i = 0; i < ARRAY_SIZE(poisons); i++) {
 		struct memmap_report r;

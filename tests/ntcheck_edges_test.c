@@ -24,7 +24,7 @@ static u8 *edge_buf(struct kunit *test)
 }
 
 struct edge_store {
-	unsigned int off, len;	/* the cached store, from the buffer */
+	unsigned int off, len; /* the cached store, from the buffer */
 	bool hazard;
 };
 
@@ -33,17 +33,17 @@ struct edge_store {
  * below, alone, against that run.
  */
 static const struct edge_store edge_stores[] = {
-	{ 64, 64, false },	/* the whole line before */
-	{ 120, 8, false },	/* the last bytes of the line before */
-	{ 124, 8, true },	/* across into the first pending line */
-	{ 128, 1, true },	/* the first pending byte */
-	{ 190, 4, true },	/* across the two pending lines */
-	{ 255, 1, true },	/* the last pending byte */
-	{ 248, 16, true },	/* from the last pending line past the run */
-	{ 160, 256, true },	/* inside the run, ending far past it */
-	{ 0, 512, true },	/* around the whole run */
-	{ 256, 8, false },	/* the line after */
-	{ 320, 64, false },	/* two lines after */
+	{64, 64, false},  /* the whole line before */
+	{120, 8, false},  /* the last bytes of the line before */
+	{124, 8, true},	  /* across into the first pending line */
+	{128, 1, true},	  /* the first pending byte */
+	{190, 4, true},	  /* across the two pending lines */
+	{255, 1, true},	  /* the last pending byte */
+	{248, 16, true},  /* from the last pending line past the run */
+	{160, 256, true}, /* inside the run, ending far past it */
+	{0, 512, true},	  /* around the whole run */
+	{256, 8, false},  /* the line after */
+	{320, 64, false}, /* two lines after */
 };
 
 static void cached_store_edges(struct kunit *test)
@@ -57,8 +57,8 @@ static void cached_store_edges(struct kunit *test)
 		unsigned int found;
 		char point[64];
 
-		ntb_snprintf(point, sizeof(point), "store of %u at +%u",
-			     s->len, s->off);
+		ntb_snprintf(point, sizeof(point), "store of %u at +%u", s->len,
+			     s->off);
 		ntcheck_expect_begin();
 		__memcpy_flushcache(buf + 128, src, sizeof(src));
 		ntcheck_cached_store(buf + s->off, s->len, point);
@@ -68,7 +68,8 @@ static void cached_store_edges(struct kunit *test)
 		    ntcheck_expect_named(point) != s->hazard)
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "%s (pending +128..+255): %u findings, "
-				      "expected %s", point, found,
+				      "expected %s",
+				      point, found,
 				      s->hazard ? "a hazard" : "none");
 	}
 }
@@ -90,8 +91,8 @@ static void single_line_edges(struct kunit *test)
 		if (found != (hazard ? 1u : 0u))
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "store at +%u, MOVNTI at +88: %u "
-				      "findings, expected %u", off, found,
-				      hazard ? 1u : 0u);
+				      "findings, expected %u",
+				      off, found, hazard ? 1u : 0u);
 	}
 }
 

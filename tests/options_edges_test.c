@@ -16,17 +16,17 @@ struct u64_edge {
 };
 
 static const struct u64_edge u64_edges[] = {
-	{ "18446744073709551615", 0, ~0ull },
-	{ "18446744073709551616", -1, 0 },
-	{ "18446744073709551620", -1, 0 },
-	{ "99999999999999999999", -1, 0 },
-	{ "0xffffffffffffffff", 0, ~0ull },
-	{ "0XFFFFFFFFFFFFFFFF", 0, ~0ull },
-	{ "0x10000000000000000", -1, 0 },
-	{ "0X1f", 0, 0x1f },
-	{ "0x", -1, 0 },
-	{ "0", 0, 0 },
-	{ "", -1, 0 },
+	{"18446744073709551615", 0, ~0ull},
+	{"18446744073709551616", -1, 0},
+	{"18446744073709551620", -1, 0},
+	{"99999999999999999999", -1, 0},
+	{"0xffffffffffffffff", 0, ~0ull},
+	{"0XFFFFFFFFFFFFFFFF", 0, ~0ull},
+	{"0x10000000000000000", -1, 0},
+	{"0X1f", 0, 0x1f},
+	{"0x", -1, 0},
+	{"0", 0, 0},
+	{"", -1, 0},
 };
 
 static void u64_limits(struct kunit *test)
@@ -39,25 +39,26 @@ static void u64_limits(struct kunit *test)
 		if (rc != e->rc || (!rc && v != e->v))
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "parse_u64(\"%s\"): %d, %llu; expected "
-				      "%d, %llu", e->s, rc, v, e->rc, e->v);
+				      "%d, %llu",
+				      e->s, rc, v, e->rc, e->v);
 	}
 }
 
 static const struct u64_edge size_edges[] = {
-	{ "16777215T", 0, 16777215ull << 40 },
-	{ "16777216T", -1, 0 },
-	{ "17179869183G", 0, 17179869183ull << 30 },
-	{ "17179869184G", -1, 0 },
-	{ "17592186044415M", 0, 17592186044415ull << 20 },
-	{ "17592186044416M", -1, 0 },
-	{ "3g", 0, 3ull << 30 },
-	{ "3GB", 0, 3ull << 30 },
-	{ "5k", 0, 5ull << 10 },
-	{ "7m", 0, 7ull << 20 },
-	{ "1t", 0, 1ull << 40 },
-	{ "0x10M", 0, 16ull << 20 },
-	{ "4096", 0, 4096 },
-	{ "G", -1, 0 },
+	{"16777215T", 0, 16777215ull << 40},
+	{"16777216T", -1, 0},
+	{"17179869183G", 0, 17179869183ull << 30},
+	{"17179869184G", -1, 0},
+	{"17592186044415M", 0, 17592186044415ull << 20},
+	{"17592186044416M", -1, 0},
+	{"3g", 0, 3ull << 30},
+	{"3GB", 0, 3ull << 30},
+	{"5k", 0, 5ull << 10},
+	{"7m", 0, 7ull << 20},
+	{"1t", 0, 1ull << 40},
+	{"0x10M", 0, 16ull << 20},
+	{"4096", 0, 4096},
+	{"G", -1, 0},
 };
 
 static void size_limits(struct kunit *test)
@@ -70,7 +71,8 @@ static void size_limits(struct kunit *test)
 		if (rc != e->rc || (!rc && v != e->v))
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "parse_size(\"%s\"): %d, %llu; expected "
-				      "%d, %llu", e->s, rc, v, e->rc, e->v);
+				      "%d, %llu",
+				      e->s, rc, v, e->rc, e->v);
 	}
 }
 
@@ -79,19 +81,19 @@ static void longest_values(struct kunit *test)
 {
 	char word[16 + 64 + 1] = "runs_id=";
 	struct ntb_options o;
-	struct opt_error err = { "" };
+	struct opt_error err = {""};
 	size_t base = strlen(word);
 
 	options_set_defaults(&o);
 	memset(word + base, 'a', 63);
 	word[base + 63] = '\0';
-	KUNIT_EXPECT_EQ(test, options_parse(&o, word, strlen(word), "test",
-					    &err), 0);
+	KUNIT_EXPECT_EQ(test,
+			options_parse(&o, word, strlen(word), "test", &err), 0);
 	KUNIT_EXPECT_EQ(test, strlen(o.runs_id), 63ul);
 	word[base + 63] = 'b';
 	word[base + 64] = '\0';
-	KUNIT_EXPECT_EQ(test, options_parse(&o, word, strlen(word), "test",
-					    &err), -1);
+	KUNIT_EXPECT_EQ(
+		test, options_parse(&o, word, strlen(word), "test", &err), -1);
 	KUNIT_EXPECT_TRUE(test, strstr(err.msg, "longer than 63") != NULL);
 }
 
@@ -100,11 +102,12 @@ static void comment_ends_at_lone_cr(struct kunit *test)
 {
 	static const char text[] = "runs=3 # three\rruns=5\r# five\rlist=on";
 	struct ntb_options o;
-	struct opt_error err = { "" };
+	struct opt_error err = {""};
 
 	options_set_defaults(&o);
-	KUNIT_EXPECT_EQ(test, options_parse(&o, text, sizeof(text) - 1, "test",
-					    &err), 0);
+	KUNIT_EXPECT_EQ(test,
+			options_parse(&o, text, sizeof(text) - 1, "test", &err),
+			0);
 	KUNIT_EXPECT_EQ(test, o.runs, 5u);
 	KUNIT_EXPECT_TRUE(test, o.list);
 }

@@ -26,8 +26,9 @@ static void set_clears_isolate_only_there(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pageblock_flags_alloc(&pb, start, end), 0);
 	KUNIT_EXPECT_EQ(test, pb.nr_sections, (unsigned long)PB_TEST_SECTIONS);
 	/* Every bit of every pageblock set, as after an isolation. */
-	memset(pb.usemap, 0xff, PB_TEST_SECTIONS * USEMAP_LONGS_PER_SECTION *
-					sizeof(unsigned long));
+	memset(pb.usemap, 0xff,
+	       PB_TEST_SECTIONS * USEMAP_LONGS_PER_SECTION *
+		       sizeof(unsigned long));
 	/* A pageblock in the middle of a word of the second section. */
 	target = start + PAGES_PER_SECTION + 13 * pageblock_nr_pages + 7;
 	set_pageblock_migratetype(&pb, target, MIGRATE_MOVABLE);
@@ -42,8 +43,8 @@ static void set_clears_isolate_only_there(struct kunit *test)
 		if (got != want) {
 			kunit_fail_at(test, __FILE__, __LINE__,
 				      "pageblock of pfn %#lx: bits %#lx, "
-				      "expected %#lx (set pfn %#lx)", pfn,
-				      got, want, target);
+				      "expected %#lx (set pfn %#lx)",
+				      pfn, got, want, target);
 			break;
 		}
 	}
@@ -58,8 +59,8 @@ static void set_clears_isolate_only_there(struct kunit *test)
 			(unsigned long)MIGRATE_MOVABLE);
 	KUNIT_EXPECT_EQ(test, get_pfnblock_bits(&pb, end - 1),
 			(unsigned long)MIGRATE_RECLAIMABLE);
-	KUNIT_EXPECT_EQ(test, get_pfnblock_bits(&pb, start + pageblock_nr_pages),
-			0ul);
+	KUNIT_EXPECT_EQ(
+		test, get_pfnblock_bits(&pb, start + pageblock_nr_pages), 0ul);
 	pageblock_flags_free(&pb);
 }
 
