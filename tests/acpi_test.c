@@ -193,6 +193,9 @@ static void acpi_bad_lengths(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
 	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "FACP") == NULL);
 	KUNIT_EXPECT_EQ(test, acpi_parse_fadt_pm_timer(NULL, &pm), -1);
+	h->length = 0; /* no header at all: its zero bytes sum to zero */
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "FACP") == NULL);
 
 	/* A MADT entry whose length runs past the table end. */
 	last = f->madt + sizeof(f->madt) - 16;
