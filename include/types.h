@@ -15,6 +15,7 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef unsigned long long u64; /* as the kernel: %llx prints it */
+typedef unsigned __int128 u128;
 typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;

@@ -2,6 +2,7 @@
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "lib/bench.h"
+#include "lib/int_sqrt.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/prandom.h"
@@ -20,24 +21,6 @@ DEFINE_OPTION_U64(seed, 0, 1, ~0ull,
 
 static u64 samples[BENCH_MAX_RUNS];
 static u64 last_progress_tsc;
-
-u64 bench_isqrt(u64 v)
-{
-	u64 r = 0, bit = 1ull << 62;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
 
 u64 bench_median(u64 *v, u32 n)
 {
@@ -97,7 +80,7 @@ void bench_stats(struct bench_result *r, const u64 *samples, u32 runs)
 		acc >>= 2;
 		shift++;
 	}
-	r->stddev_ns = bench_isqrt((u64)acc / n) << shift;
+	r->stddev_ns = int_sqrt128((u64)acc / n) << shift;
 	r->median_ns = bench_median(sorted, n);
 }
 

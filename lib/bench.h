@@ -118,8 +118,6 @@ void bench_print_samples(const struct bench_result *r);
 
 /* Median of @n values (sorted in place). */
 u64 bench_median(u64 *v, u32 n);
-/* Integer square root, for the standard deviation. */
-u64 bench_isqrt(u64 v);
 
 /*
  * "12.345" style figures: @num / @den with @decimals digits, into a

@@ -5,8 +5,7 @@
  * division needed is written out below.
  */
 #include "lib/mannwhitney.h"
-
-typedef unsigned __int128 u128;
+#include "lib/int_sqrt.h"
 
 #define Q32 (1ull << 32)
 
@@ -25,25 +24,6 @@ static u128 div128(u128 n, u64 d, u64 *rem)
 	if (rem)
 		*rem = (u64)r;
 	return q;
-}
-
-/* floor(sqrt(@v)) of a 128-bit value. */
-static u64 isqrt128(u128 v)
-{
-	u128 r = 0, bit = (u128)1 << 126;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return (u64)r;
 }
 
 /*
@@ -246,7 +226,7 @@ void mw_test(const u64 *a, u32 m, const u64 *b, u32 n, u64 alpha_ppb,
 			u128 z2 = whole << 64 |
 				  div128((u128)rem << 64, den, NULL);
 
-			z = isqrt128(z2);
+			z = int_sqrt128(z2);
 			t->p_ppb = 2 * mw_normal_upper_ppb(z);
 			if (t->p_ppb > MW_PPB)
 				t->p_ppb = MW_PPB;
@@ -291,7 +271,7 @@ u32 mw_u_critical(u32 m, u32 n, u64 alpha_ppb, bool exact)
 		return k;
 	}
 	/* ceil(mn/2 - z(alpha/2) sd - 1/2), sd^2 = mn (m + n + 1) / 12. */
-	u64 sd = isqrt128(div128((u128)mn * (m + n + 1) << 64, 12, NULL));
+	u64 sd = int_sqrt128(div128((u128)mn * (m + n + 1) << 64, 12, NULL));
 	u64 zq = z_quantile_q32(alpha_ppb / 2);
 	s64 x = (s64)(mn << 31) - (s64)(((u128)zq * sd) >> 32) -
 		(s64)(1ull << 31);

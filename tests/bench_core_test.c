@@ -2,19 +2,25 @@
 /* The benchmark timing core: statistics and formatting. */
 #include "include/platform.h"
 #include "lib/bench.h"
+#include "lib/int_sqrt.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
 
-static void bench_isqrt_exact(struct kunit *test)
+static void int_sqrt_exact(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, bench_isqrt(0), 0);
-	KUNIT_EXPECT_EQ(test, bench_isqrt(1), 1);
-	KUNIT_EXPECT_EQ(test, bench_isqrt(15), 3);
-	KUNIT_EXPECT_EQ(test, bench_isqrt(16), 4);
-	KUNIT_EXPECT_EQ(test, bench_isqrt(1000000), 1000);
-	KUNIT_EXPECT_EQ(test, bench_isqrt(~0ull), 0xffffffffull);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(0), 0);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(1), 1);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(15), 3);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(16), 4);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(1000000), 1000);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(~0ull), 0xffffffffull);
+	/* past 64 bits: the Mann-Whitney variance */
+	KUNIT_EXPECT_EQ(test, int_sqrt128((u128)1 << 126), 1ull << 63);
+	KUNIT_EXPECT_EQ(test, int_sqrt128((u128)~0ull * ~0ull), ~0ull);
+	KUNIT_EXPECT_EQ(test, int_sqrt128((u128)~0ull * ~0ull - 1), ~0ull - 1);
+	KUNIT_EXPECT_EQ(test, int_sqrt128(~(u128)0), ~0ull);
 	for (u64 v = 1; v < 100000; v += 7) {
-		u64 r = bench_isqrt(v);
+		u64 r = int_sqrt128(v);
 
 		if (r * r > v || (r + 1) * (r + 1) <= v) {
 			kunit_fail_at(test, __FILE__, __LINE__,
@@ -353,7 +359,7 @@ static void bench_eff_mhz_math(struct kunit *test)
 }
 
 static const struct kunit_case bench_core_cases[] = {
-	KUNIT_CASE(bench_isqrt_exact),
+	KUNIT_CASE(int_sqrt_exact),
 	KUNIT_CASE(bench_median_odd_even),
 	KUNIT_CASE(bench_measure_stats),
 	KUNIT_CASE(bench_formatting),

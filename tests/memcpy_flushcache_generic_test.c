@@ -35,43 +35,14 @@ static void generic_matrix(struct kunit *test)
  */
 static void cleans_head_and_tail(struct kunit *test)
 {
-	u8 *buf = plat_alloc_aligned(4096, 4096);
-	u8 *src = plat_alloc_aligned(512, 64);
-	struct copy_lines got, want;
-	enum clean_cache_method old;
-	unsigned long cases = 0;
+	static const struct copy_lines_case c = {
+		"__memcpy_flushcache", __memcpy_flushcache,
+		copy_lines_expect_head_tail
+	};
+	unsigned long cases = copy_lines_sweep(test, &c, 1);
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_NOT_NULL(test, src);
-	copy_fill_src(src, 512);
-	old = copy_lines_start(&got);
-	for (size_t n = 0; n <= 300; n++) {
-		for (unsigned int off = 0; off < 130; off++) {
-			uptr dst = (uptr)buf + 64 + off;
-
-			copy_lines_reset(&got);
-			copy_lines_reset(&want);
-			__memcpy_flushcache((void *)dst, src + (off & 7), n);
-			copy_lines_expect_head_tail(&want, dst, n);
-			cases++;
-			if (!copy_lines_equal(&got, &want)) {
-				copy_lines_stop(old);
-				kunit_fail_at(test, __FILE__, __LINE__,
-					      "n=%zu dst_off=%u: %u lines "
-					      "cleaned, expected %u", n, off,
-					      got.nr, want.nr);
-				goto out;
-			}
-		}
-	}
-	copy_lines_stop(old);
 	kunit_info(test, "%lu copies, line size %u", cases,
 		   clean_cache_line_size());
-out:
-	/* The copies are done: drain them before the buffer goes back. */
-	memcpy_nt_drain();
-	plat_free(buf, 4096);
-	plat_free(src, 512);
 }
 
 /* Copies far beyond the matrix, at odd offsets, against memcpy(). */

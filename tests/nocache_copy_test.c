@@ -71,54 +71,14 @@ static void copy_then_clean_matrix(struct kunit *test)
  */
 static void cleaned_lines(struct kunit *test)
 {
-	u8 *buf = plat_alloc_aligned(4096, 4096);
-	u8 *src = plat_alloc_aligned(512, 64);
-	struct copy_lines got, want;
-	enum clean_cache_method old;
+	static const struct copy_lines_case c[] = {
+		{ "memcpy_nocache", nocache, NULL },
+		{ "memcpy_nocache_clean", nocache_clean,
+		  copy_lines_expect_head_tail },
+		{ "memcpy_then_clean", memcpy_then_clean, copy_lines_expect },
+	};
 
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_NOT_NULL(test, src);
-	copy_fill_src(src, 512);
-	old = copy_lines_start(&got);
-	for (size_t n = 0; n <= 300; n++) {
-		for (unsigned int off = 0; off < 130; off++) {
-			uptr dst = (uptr)buf + 64 + off;
-			bool nocache_ok, own_ok, clean_ok;
-
-			copy_lines_reset(&got);
-			copy_lines_reset(&want);
-			memcpy_nocache((void *)dst, src + (off & 7), n);
-			nocache_ok = copy_lines_equal(&got, &want);
-
-			copy_lines_reset(&got);
-			copy_lines_reset(&want);
-			memcpy_nocache_clean((void *)dst, src + (off & 7), n);
-			copy_lines_expect_head_tail(&want, dst, n);
-			own_ok = copy_lines_equal(&got, &want);
-
-			copy_lines_reset(&got);
-			copy_lines_reset(&want);
-			memcpy_then_clean((void *)dst, src + (off & 7), n);
-			copy_lines_expect(&want, dst, n);
-			clean_ok = copy_lines_equal(&got, &want);
-			if (!nocache_ok || !own_ok || !clean_ok) {
-				copy_lines_stop(old);
-				kunit_fail_at(test, __FILE__, __LINE__,
-					      "n=%zu dst_off=%u: wrong lines "
-					      "cleaned by %s", n, off,
-					      !nocache_ok ? "memcpy_nocache" :
-					      !own_ok ? "memcpy_nocache_clean" :
-							"memcpy_then_clean");
-				goto out;
-			}
-		}
-	}
-	copy_lines_stop(old);
-out:
-	/* The copies are done: drain them before the buffer goes back. */
-	memcpy_nt_drain();
-	plat_free(buf, 4096);
-	plat_free(src, 512);
+	copy_lines_sweep(test, c, ARRAY_SIZE(c));
 }
 
 /*

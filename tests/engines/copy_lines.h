@@ -40,4 +40,23 @@ void copy_lines_expect_head_tail(struct copy_lines *l, uptr dst, size_t n);
 /* Same lines in the same order? */
 bool copy_lines_equal(const struct copy_lines *a, const struct copy_lines *b);
 
+/* A copy and the lines it should clean (@expect NULL: none at all). */
+struct copy_lines_case {
+	const char *name;
+	void (*copy)(void *dst, const void *src, size_t n);
+	void (*expect)(struct copy_lines *l, uptr dst, size_t n);
+};
+
+/*
+ * Every size 0..300 to every destination offset 0..129 from the start of
+ * a line (source offsets 0..7): each of the @nr copies must clean exactly
+ * the lines its case expects, in that order. Fails @test naming the copy,
+ * the size and the offset of the first copy that does not; returns the
+ * number of copies checked.
+ */
+struct kunit;
+unsigned long copy_lines_sweep(struct kunit *test,
+			       const struct copy_lines_case *cases,
+			       unsigned int nr);
+
 #endif

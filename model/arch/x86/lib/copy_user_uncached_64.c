@@ -74,24 +74,7 @@ unsigned long copy_to_nontemporal(void *dst, const void *src,
 	}
 
 	while (len >= 64) {
-		/* Eight loads, then eight MOVNTI: a whole line a round. */
-		u64 r0 = __nt_load_u64((const void *)s);
-		u64 r1 = __nt_load_u64((const void *)(s + 8));
-		u64 r2 = __nt_load_u64((const void *)(s + 16));
-		u64 r3 = __nt_load_u64((const void *)(s + 24));
-		u64 r4 = __nt_load_u64((const void *)(s + 32));
-		u64 r5 = __nt_load_u64((const void *)(s + 40));
-		u64 r6 = __nt_load_u64((const void *)(s + 48));
-		u64 r7 = __nt_load_u64((const void *)(s + 56));
-
-		movnti_store_u64((void *)d, r0);
-		movnti_store_u64((void *)(d + 8), r1);
-		movnti_store_u64((void *)(d + 16), r2);
-		movnti_store_u64((void *)(d + 24), r3);
-		movnti_store_u64((void *)(d + 32), r4);
-		movnti_store_u64((void *)(d + 40), r5);
-		movnti_store_u64((void *)(d + 48), r6);
-		movnti_store_u64((void *)(d + 56), r7);
+		movnti_line_64(d, s);
 		d += 64;
 		s += 64;
 		len -= 64;

@@ -5,6 +5,7 @@
  * dirty in the CPU caches, the x86_64 primitive behind memcpy_nt().
  *
  *   movnti_4() .. movnti_64()   MOVNTI building blocks (any alignment)
+ *   movnti_line_64()            a line: eight loads, then eight MOVNTI
  *   memcpy_flushcache()         inline; constant sizes 4, 8, 16, 32, 48, 64,
  *                               80 and 96 become straight MOVNTI sequences
  *                               (the cases above 16 are the series' "x86/
@@ -101,6 +102,33 @@ static __always_inline void movnti_64(void *dst, const void *src)
 {
 	movnti_32(dst, src);
 	movnti_32(__nt_ptr(dst, 32), __nt_cptr(src, 32));
+}
+
+/*
+ * One 64-byte line the way the kernel's nocache copy moves it (and the
+ * project's copy-then-clean after it): eight loads into registers, then
+ * eight MOVNTI, so the stores of a line issue back to back and fill one
+ * write-combining buffer.
+ */
+static __always_inline void movnti_line_64(uptr d, uptr s)
+{
+	u64 r0 = __nt_load_u64((const void *)s);
+	u64 r1 = __nt_load_u64((const void *)(s + 8));
+	u64 r2 = __nt_load_u64((const void *)(s + 16));
+	u64 r3 = __nt_load_u64((const void *)(s + 24));
+	u64 r4 = __nt_load_u64((const void *)(s + 32));
+	u64 r5 = __nt_load_u64((const void *)(s + 40));
+	u64 r6 = __nt_load_u64((const void *)(s + 48));
+	u64 r7 = __nt_load_u64((const void *)(s + 56));
+
+	movnti_store_u64((void *)d, r0);
+	movnti_store_u64((void *)(d + 8), r1);
+	movnti_store_u64((void *)(d + 16), r2);
+	movnti_store_u64((void *)(d + 24), r3);
+	movnti_store_u64((void *)(d + 32), r4);
+	movnti_store_u64((void *)(d + 40), r5);
+	movnti_store_u64((void *)(d + 48), r6);
+	movnti_store_u64((void *)(d + 56), r7);
 }
 
 /*
