@@ -173,6 +173,7 @@ void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
 	cfg->strategy = "slow";
 	cfg->drain = true;
 	cfg->vmemmap_optimize = true;
+	cfg->kmsan = layout < NR_PAGE_LAYOUTS && page_layout(layout)->kmsan;
 }
 
 void memmap_config_namespace(struct memmap_config *cfg,

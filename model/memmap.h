@@ -155,9 +155,32 @@ struct memmap_config {
 	 * struct page size is a power of two. False: head + 1.
 	 */
 	bool compound_info_mask;
+	/*
+	 * The kernel build and state that the series' gate reads
+	 * (zone_device_page_init_optimization_enabled()): CONFIG_KASAN,
+	 * CONFIG_KMSAN, and the page_ref_set tracepoint switched on. Any of
+	 * them sends the kernel to the slow path whatever the strategy.
+	 * memmap_config_init() sets @kmsan for a layout that carries KMSAN's
+	 * metadata pointers: only a KMSAN build has them.
+	 */
+	bool kasan;
+	bool kmsan;
+	bool page_ref_tracepoint;
+	/*
+	 * Run the strategy's own path where the gate would send the kernel
+	 * to the slow path: how the benchmarks time the series' claims for
+	 * the KMSAN layouts, saying so (memmap_unreachable()), and how the
+	 * correctness suites reach every strategy's copy on every layout.
+	 * False (the default): the gate decides, as in the kernel.
+	 */
+	bool ungated;
 };
 
-/* Defaults: node 0, no altmap, "slow", drains on, vmemmap_optimize on. */
+/*
+ * Defaults: node 0, no altmap, "slow", drains on, vmemmap_optimize on, a
+ * KMSAN build exactly for the layouts with KMSAN's metadata, no KASAN, the
+ * tracepoint off, the gate in force.
+ */
 void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
 			unsigned int order, enum memory_type type,
 			unsigned long start_pfn, unsigned long nr_pages);
@@ -216,6 +239,8 @@ struct memmap {
 	/* What memmap_init_zone_device() did in the last run. */
 	unsigned long nr_initialised;	/* the count its pr_debug() prints */
 	unsigned long drains[NR_MEMMAP_DRAINS];
+	/* false: the gate (or the strategy) chose the slow path */
+	bool template_path;
 	memmap_init_fn init_checked;	/* @init with the checker's hooks */
 };
 

@@ -445,6 +445,8 @@ static unsigned int bench_one_config(struct kunit *test,
 
 	memmap_config_namespace(&cfg, l->id, order, ns);
 	cfg.drain = opt_drain;
+	/* the series' claims on every layout: memmap_unreachable() says where */
+	cfg.ungated = true;
 	if (memmap_create(&m, &cfg, buf, buf_bytes, why, sizeof(why))) {
 		kunit_fail_at(test, __FILE__, __LINE__, "page_size=%u %s: %s",
 			      l->size, memmap_mode_name(order), why);

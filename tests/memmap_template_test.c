@@ -268,6 +268,68 @@ static void drain_points(struct kunit *test)
 }
 
 /*
+ * The series' gate (zone_device_page_init_optimization_enabled()): a
+ * KASAN or KMSAN build, or the page_ref_set tracepoint on, takes the slow
+ * path whatever the strategy: no template copy, so no drain, and the same
+ * bytes. A layout with KMSAN's metadata is a KMSAN build. With none of
+ * them, or with the gate opened (cfg.ungated), the strategy's own path
+ * runs.
+ */
+static void sanitizer_gate(struct kunit *test)
+{
+	static const struct {
+		enum page_layout_id layout;
+		bool kasan, tracepoint, ungated, template_path;
+	} cases[] = {
+		{ PAGE_LAYOUT_64, false, false, false, true },
+		{ PAGE_LAYOUT_64, true, false, false, false },
+		{ PAGE_LAYOUT_64, false, true, false, false },
+		{ PAGE_LAYOUT_80_KMSAN, false, false, false, false },
+		{ PAGE_LAYOUT_96, false, false, false, false },
+		{ PAGE_LAYOUT_80_CPUPID, false, false, false, true },
+		{ PAGE_LAYOUT_80_KMSAN, false, false, true, true },
+		{ PAGE_LAYOUT_64, true, true, true, true },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct memmap_case c = { cases[i].layout, 9,
+					 MEMORY_DEVICE_GENERIC, false };
+		const struct page_layout *l = page_layout(cases[i].layout);
+		unsigned long heads;
+		struct memmap_config cfg;
+		struct memmap m;
+		char name[96];
+
+		memmap_case_config(&c, &cfg);
+		KUNIT_EXPECT_EQ(test, cfg.kmsan, l->kmsan);
+		cfg.strategy = "tmpl_nt_fixed";
+		cfg.kasan = cases[i].kasan;
+		cfg.page_ref_tracepoint = cases[i].tracepoint;
+		cfg.ungated = cases[i].ungated;
+		if (!memmap_case_create(test, &m, &cfg))
+			return;
+		ntb_snprintf(name, sizeof(name),
+			     "%s layout %s%s%s%s", cfg.strategy, l->name,
+			     cfg.kasan ? " kasan" : "",
+			     cfg.page_ref_tracepoint ? " page_ref_set" : "",
+			     cfg.ungated ? " ungated" : "");
+		memmap_run(&m);
+		heads = cases[i].template_path ? memmap_nr_heads(&m) : 0;
+		if (m.template_path != cases[i].template_path)
+			kunit_info(test, "%s: the %s path ran", name,
+				   m.template_path ? "template" : "slow");
+		KUNIT_EXPECT_EQ(test, m.template_path,
+				cases[i].template_path);
+		KUNIT_EXPECT_EQ(test, m.drains[MEMMAP_DRAIN_BEFORE_COMPOUND],
+				heads);
+		KUNIT_EXPECT_EQ(test, m.drains[MEMMAP_DRAIN_BEFORE_RETURN],
+				cases[i].template_path ? 1ul : 0ul);
+		memmap_expect_model(test, &m, name);
+		memmap_destroy(&m);
+	}
+}
+
+/*
  * Which (strategy, layout) pairs the kernel cannot reach, and why: the
  * line the benchmarks print. The series and the slow path on the 64-byte
  * layout are reachable; everything else names its reason.
@@ -329,6 +391,11 @@ static void config_defaults(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cfg.vmemmap_optimize);
 	KUNIT_EXPECT_FALSE(test, cfg.compound_info_mask);
 	KUNIT_EXPECT_STREQ(test, cfg.strategy, "slow");
+	/* the kernel's gate in force; a 64-byte page is no KMSAN build */
+	KUNIT_EXPECT_FALSE(test, cfg.ungated);
+	KUNIT_EXPECT_FALSE(test, cfg.kmsan);
+	KUNIT_EXPECT_FALSE(test, cfg.kasan);
+	KUNIT_EXPECT_FALSE(test, cfg.page_ref_tracepoint);
 }
 
 /* A caller's buffer is used as it is, and too small a one is refused. */
@@ -370,6 +437,7 @@ static const struct kunit_case memmap_template_cases[] = {
 	KUNIT_CASE(identical_80_cpupid),
 	KUNIT_CASE(identical_96),
 	KUNIT_CASE(drain_points),
+	KUNIT_CASE(sanitizer_gate),
 	KUNIT_CASE(config_defaults),
 	KUNIT_CASE(unreachable_configurations),
 	KUNIT_CASE(caller_buffer),

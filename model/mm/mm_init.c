@@ -21,10 +21,11 @@
  * memcpy_nt() (memcpy_flushcache()), or one of the project's own wider
  * copies and fills. Non-temporal copies are drained (SFENCE) before
  * memmap_init_compound() stores to the head, before prep_compound_head()
- * writes into the first tails, and before returning. The series keeps
- * KASAN and KMSAN builds on the slow path; the model runs every strategy
- * on every layout, and the benchmarks say where the kernel could not
- * (memmap_unreachable()).
+ * writes into the first tails, and before returning. The series' gate
+ * keeps KASAN and KMSAN builds, and runs with the page_ref_set tracepoint
+ * on, on the slow path whatever the strategy; the benchmarks open it to
+ * time the series' claims for the KMSAN layouts and say where the kernel
+ * could not run them (memmap_unreachable()).
  *
  * The points where the order matters are declared to the ordering
  * checker (lib/ntcheck.h): every cached store of the template path to
@@ -199,9 +200,38 @@ static __always_inline bool memmap_copy_nt(const enum memmap_copy copy)
 	return false;
 }
 
+/* The project's fills: runs of pages from one template (tmpl_fill()). */
 static __always_inline bool memmap_copy_fill(const enum memmap_copy copy)
 {
-	return copy >= MEMMAP_FILL_MOV;
+	switch (copy) {
+	case MEMMAP_FILL_MOV:
+	case MEMMAP_FILL_MOVNTI:
+	case MEMMAP_FILL_SSE2:
+	case MEMMAP_FILL_AVX:
+	case MEMMAP_FILL_AVX512:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The series' zone_device_page_init_optimization_enabled(): sanitizer
+ * builds keep their instrumented stores (a template copy would hide the
+ * field stores from KASAN and give KMSAN the template's shadow), and with
+ * the page_ref_set tracepoint on every refcount store must reach it. In
+ * all three the kernel takes the slow path. m->cfg.ungated opens the gate
+ * for the benchmarks and the suites that exercise every copy.
+ */
+static bool zone_device_page_init_optimization_enabled(const struct memmap *m)
+{
+	if (m->cfg.ungated)
+		return true;
+	if (m->cfg.kasan || m->cfg.kmsan)
+		return false;
+	if (m->cfg.page_ref_tracepoint)
+		return false;
+	return true;
 }
 
 /*
@@ -461,6 +491,7 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 	union page_template head_template __aligned(64);
 	union page_template tail_template __aligned(64);
 
+	m->template_path = copy != MEMMAP_SLOW;
 	/*
 	 * memmap_init_range() already took care of the struct pages that
 	 * hold the memmap: start after them.
@@ -538,13 +569,22 @@ out:
  * plain one the benchmarks time (and tools/check-objcode reads), and
  * memmap_init_<COPY>_<LAYOUT>_checked, the same with the ordering
  * checker's model-level hooks (docs/ntcheck.md), run when the checker is
- * on for the running case.
+ * on for the running case. Each first asks the series' gate, as
+ * memmap_init_zone_device() does once per call, and where it is shut
+ * calls the slow loop of its layout (defined first: "slow" heads the
+ * list).
  */
 #define DEFINE_MEMMAP_INIT(copy, lid)                                        \
 	static __maybe_unused void memmap_init_##copy##_##lid(                \
 		struct memmap *m, unsigned long start_pfn,                    \
 		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
 	{                                                                     \
+		if (copy != MEMMAP_SLOW &&                                    \
+		    !zone_device_page_init_optimization_enabled(m)) {         \
+			memmap_init_MEMMAP_SLOW_##lid(m, start_pfn, nr_pages, \
+						      pgmap);                 \
+			return;                                               \
+		}                                                             \
 		__memmap_init_zone_device(m, lid, copy, false, start_pfn,     \
 					  nr_pages, pgmap);                   \
 	}                                                                     \
@@ -552,6 +592,12 @@ out:
 		struct memmap *m, unsigned long start_pfn,                    \
 		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
 	{                                                                     \
+		if (copy != MEMMAP_SLOW &&                                    \
+		    !zone_device_page_init_optimization_enabled(m)) {         \
+			memmap_init_MEMMAP_SLOW_##lid##_checked(              \
+				m, start_pfn, nr_pages, pgmap);               \
+			return;                                               \
+		}                                                             \
 		__memmap_init_zone_device(m, lid, copy, true, start_pfn,      \
 					  nr_pages, pgmap);                   \
 	}

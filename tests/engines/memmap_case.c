@@ -50,6 +50,8 @@ void memmap_case_config(const struct memmap_case *c,
 	 * ordering checker they fail, naming each drain that is missing.
 	 */
 	cfg->drain = opt_drain;
+	/* every strategy's own copy on every layout (the gate: memmap_template) */
+	cfg->ungated = true;
 	if (c->altmap) {
 		cfg->altmap = true;
 		cfg->altmap_reserve = MEMMAP_CASE_RESERVE;
