@@ -53,6 +53,10 @@
 	  MEMMAP_OWN, "template, one MOVDIR64B per 64-byte page")             \
 	X(fill_mov, FILL_MOV, tmpl_mov, 2, false, MEMMAP_L_ALL, MEMMAP_OWN,   \
 	  "runs of pages from a template in registers, MOV")                  \
+	X(fill_movsb, FILL_MOVSB, tmpl_movsb, 2, false, MEMMAP_L_ALL,         \
+	  MEMMAP_OWN,                                                         \
+	  "runs of pages: 4 KiB of them with MOV, then rep movsb copies of "  \
+	  "the written prefix, doubling")                                     \
 	X(fill_movnti, FILL_MOVNTI, tmpl_movnti, 2, true, MEMMAP_L_ALL,       \
 	  MEMMAP_OWN, "runs of pages from a template in registers, MOVNTI")   \
 	X(fill_sse2, FILL_SSE2, tmpl_sse2, 2, true, MEMMAP_L_ALL, MEMMAP_OWN, \

@@ -7,6 +7,7 @@
  */
 #include "arch/x86/lib/copy_variant.h"
 #include "lib/kunit.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 #include "tests/engines/copy_matrix.h"
 
@@ -17,6 +18,7 @@ static const char *const well_known[] = {
 	"sse2_nt",	 "avx_nt",	   "avx512_nt",	     "movdir64b",
 	"tmpl_mov_64",	 "tmpl_movnti_64", "tmpl_movnti_80", "tmpl_movnti_96",
 	"tmpl_sse2_64",	 "tmpl_avx_64",	   "tmpl_avx512_64", "nocache_clean",
+	"tmpl_movsb_64", "tmpl_movsb_80",  "tmpl_movsb_96",
 };
 
 static bool valid_name(const char *s)
@@ -192,11 +194,118 @@ static void variants_match_memcpy(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ran, 1u);
 }
 
+/*
+ * The rep movsb fills beyond the matrix: the matrix stops at 1024 bytes,
+ * inside the first block these fills write with MOV. Here every phase is
+ * reached: within the first block, the doubling copies, exactly the cap,
+ * cap-sized chunks with a last one of a page or of a part of the cap, and
+ * an n that is no multiple of the page (rounded down). Each page of the
+ * result must be the template, and the 4 KiB before and after the rounded
+ * length must not change. The first block and the cap are as in
+ * copy_template.c: the whole pages of 4 KiB, and 64 times that.
+ */
+#define MOVSB_GUARD 4096
+#define MOVSB_MAX (3 * 256 * 1024)
+/* The destination with its guards; a copy of the pattern follows it. */
+#define MOVSB_HALF (MOVSB_MAX + 2 * MOVSB_GUARD + 64)
+
+/* Where @dst[0..@n) differs from @tmpl repeated, or @n. */
+static size_t movsb_first_bad(const u8 *dst, const u8 *tmpl, size_t sz,
+			      size_t n)
+{
+	for (size_t at = 0; at < n; at += sz) {
+		size_t d = copy_first_diff(dst + at, tmpl, sz);
+
+		if (d != sz)
+			return at + d;
+	}
+	return n;
+}
+
+static void movsb_fill_case(struct kunit *test, const struct copy_variant *v,
+			    u8 *buf, const u8 *tmpl, size_t n_asked, size_t off)
+{
+	const size_t sz = v->template_size, n = n_asked - n_asked % sz;
+	const size_t win = n + 2 * MOVSB_GUARD;
+	u8 *dst = buf + MOVSB_GUARD + off;
+	/* the untouched pattern, from where dst's guard starts */
+	const u8 *ref = buf + MOVSB_HALF + off;
+	size_t at;
+
+	v->copy(dst, tmpl, n_asked);
+	at = movsb_first_bad(dst, tmpl, sz, n);
+	if (at != n)
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "%s: n=%zu off=%zu: byte %zu (page %zu) is "
+			      "0x%02x, want 0x%02x",
+			      v->name, n_asked, off, at, at / sz, dst[at],
+			      tmpl[at % sz]);
+	at = copy_first_diff(dst - MOVSB_GUARD, ref, MOVSB_GUARD);
+	if (at != MOVSB_GUARD)
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "%s: n=%zu off=%zu: guard byte %ld before dst "
+			      "written",
+			      v->name, n_asked, off, (long)at - MOVSB_GUARD);
+	at = copy_first_diff(dst + n, ref + MOVSB_GUARD + n, MOVSB_GUARD);
+	if (at != MOVSB_GUARD)
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "%s: n=%zu off=%zu: guard byte %zu after the "
+			      "%zu filled written: 0x%02x",
+			      v->name, n_asked, off, at, n, dst[n + at]);
+	memcpy(dst - MOVSB_GUARD, ref, win);
+}
+
+static void movsb_fill_phases(struct kunit *test)
+{
+	static const unsigned int sizes[] = {64, 80, 96};
+	u8 *buf = kunit_kzalloc(test, 2 * MOVSB_HALF);
+	u8 tmpl[96];
+	unsigned int cases = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	copy_fill_dst(buf, MOVSB_HALF);
+	memcpy(buf + MOVSB_HALF, buf, MOVSB_HALF);
+	copy_fill_src(tmpl, sizeof(tmpl));
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		const size_t sz = sizes[i], first = 4096 / sz * sz;
+		const size_t cap = 64 * first;
+		/* inside the first block, doubling, cap, chunks, odd n */
+		const size_t ns[] = {0,
+				     sz,
+				     first - sz,
+				     first,
+				     first + sz,
+				     3 * first + sz,
+				     cap - sz,
+				     cap,
+				     cap + sz,
+				     2 * cap + sz,
+				     2 * cap + cap / 2 + 7,
+				     MOVSB_MAX - 1};
+		char name[32];
+		const struct copy_variant *v;
+
+		ntb_snprintf(name, sizeof(name), "tmpl_movsb_%zu", sz);
+		v = copy_variant_find(name);
+		KUNIT_ASSERT_NOT_NULL(test, v);
+		KUNIT_ASSERT_EQ(test, v->template_size, sz);
+		for (size_t j = 0; j < ARRAY_SIZE(ns); j++) {
+			/* page-aligned like a memmap, and at an odd offset */
+			movsb_fill_case(test, v, buf, tmpl, ns[j], 0);
+			movsb_fill_case(test, v, buf, tmpl, ns[j], 5);
+			cases += 2;
+		}
+	}
+	kunit_info(test, "%u fills checked, up to %d bytes", cases,
+		   MOVSB_MAX - 1);
+}
+
 static const struct kunit_case copy_variants_cases[] = {
 	KUNIT_CASE(registry_well_formed),
 	KUNIT_CASE(find_by_name),
 	KUNIT_CASE(claims_and_features),
 	KUNIT_CASE(variants_match_memcpy),
+	KUNIT_CASE(movsb_fill_phases),
 };
 
 KUNIT_SUITE_DEFINE(copy_variants_suite, "copy_variants", copy_variants_cases);

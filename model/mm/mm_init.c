@@ -205,6 +205,7 @@ static __always_inline bool memmap_copy_fill(const enum memmap_copy copy)
 {
 	switch (copy) {
 	case MEMMAP_FILL_MOV:
+	case MEMMAP_FILL_MOVSB:
 	case MEMMAP_FILL_MOVNTI:
 	case MEMMAP_FILL_SSE2:
 	case MEMMAP_FILL_AVX:
@@ -308,6 +309,7 @@ static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
 		movdir64b(page, template);
 		break;
 	case MEMMAP_FILL_MOV:
+	case MEMMAP_FILL_MOVSB:
 	case MEMMAP_FILL_MOVNTI:
 	case MEMMAP_FILL_SSE2:
 	case MEMMAP_FILL_AVX:
@@ -334,6 +336,14 @@ static __always_inline void tmpl_fill(const enum memmap_copy copy,
 			tmpl_fill_mov_80(page, template, n);
 		else
 			tmpl_fill_mov_96(page, template, n);
+		break;
+	case MEMMAP_FILL_MOVSB:
+		if (size == 64)
+			tmpl_fill_movsb_64(page, template, n);
+		else if (size == 80)
+			tmpl_fill_movsb_80(page, template, n);
+		else
+			tmpl_fill_movsb_96(page, template, n);
 		break;
 	case MEMMAP_FILL_MOVNTI:
 		if (size == 64)

@@ -59,3 +59,52 @@ DEFINE_TMPL_FILL(mov, "movq", 96, false, "cached MOV");
 DEFINE_TMPL_FILL(movnti, "movntiq", 64, true, "MOVNTI");
 DEFINE_TMPL_FILL(movnti, "movntiq", 80, true, "MOVNTI");
 DEFINE_TMPL_FILL(movnti, "movntiq", 96, true, "MOVNTI");
+
+/*
+ * The template written once with the register fill, then copied forward
+ * with "rep movsb": the written prefix doubles until it reaches the cap,
+ * then cap-sized chunks of it follow. So almost every byte goes out
+ * through fast-string stores (ERMS/FSRM), the same store machinery as the
+ * "rep stosb" limit fill, but with a whole template, not one byte.
+ *
+ * The first block is the whole pages of 4 KiB: 4096, 4080 or 4032 bytes.
+ * The cap is that times 64 (256 KiB, 255 KiB or 252 KiB): a whole number
+ * of pages, so every copy starts at a page boundary and the chunks stay
+ * in phase with the template; small enough to be read from L2 each time.
+ * Source and destination never overlap (each copy is at most as long as
+ * its distance): an overlapping "rep movsb" at a short distance falls back
+ * to slow byte moves on some CPUs.
+ *
+ * "rep movsb" runs on every x86-64 CPU, so no feature bit is required; it
+ * is only fast with ERMS/FSRM, which the benchmarks' CPU line shows.
+ */
+#define TMPL_MOVSB_FIRST(size) (4096 / (size) * (size))
+#define TMPL_MOVSB_CAP(size) (64 * TMPL_MOVSB_FIRST(size))
+
+#define DEFINE_TMPL_FILL_MOVSB(size)                                         \
+	void tmpl_fill_movsb_##size(void *dst, const void *tmpl, size_t n)   \
+	{                                                                     \
+		u8 *d = dst;                                                  \
+		size_t k, c;                                                  \
+                                                                              \
+		n -= n % size;                                                \
+		k = min(n, (size_t)TMPL_MOVSB_FIRST(size));                   \
+		tmpl_fill_mov_##size(d, tmpl, k);                             \
+		for (; k < n && k < TMPL_MOVSB_CAP(size); k += c) {           \
+			c = min(k, n - k);                                    \
+			memcpy_rep_movsb(d + k, d, c);                        \
+		}                                                             \
+		for (; k < n; k += c) {                                       \
+			c = min(n - k, (size_t)TMPL_MOVSB_CAP(size));         \
+			memcpy_rep_movsb(d + k, d, c);                        \
+		}                                                             \
+	}                                                                     \
+	DEFINE_COPY_VARIANT(tmpl_movsb_##size,                                \
+		.desc = "fill from a " #size "-byte template: the first "     \
+			"pages with MOV, then rep movsb copies of them",      \
+		.copy = tmpl_fill_movsb_##size,                               \
+		.template_size = size)
+
+DEFINE_TMPL_FILL_MOVSB(64);
+DEFINE_TMPL_FILL_MOVSB(80);
+DEFINE_TMPL_FILL_MOVSB(96);

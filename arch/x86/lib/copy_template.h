@@ -10,8 +10,15 @@
  *   tmpl_fill_mov_N(dst, tmpl, n)      cached MOV stores
  *   tmpl_fill_movnti_N(dst, tmpl, n)   MOVNTI stores (SFENCE before use)
  *
+ * And one that keeps the template in memory instead: the first pages with
+ * the MOV fill, the rest "rep movsb" copies of what it already wrote (the
+ * fast-string stores that the rep stosb limit fill uses):
+ *
+ *   tmpl_fill_movsb_N(dst, tmpl, n)    cached, fast strings
+ *
  * @n is in bytes and is rounded down to a multiple of N; @dst may have any
- * alignment. Registered as tmpl_mov_N and tmpl_movnti_N (copy_variant.h).
+ * alignment. Registered as tmpl_mov_N, tmpl_movnti_N and tmpl_movsb_N
+ * (copy_variant.h).
  */
 #ifndef NTBOOT_ARCH_X86_LIB_COPY_TEMPLATE_H
 #define NTBOOT_ARCH_X86_LIB_COPY_TEMPLATE_H
@@ -24,5 +31,8 @@ void tmpl_fill_mov_96(void *dst, const void *tmpl, size_t n);
 void tmpl_fill_movnti_64(void *dst, const void *tmpl, size_t n);
 void tmpl_fill_movnti_80(void *dst, const void *tmpl, size_t n);
 void tmpl_fill_movnti_96(void *dst, const void *tmpl, size_t n);
+void tmpl_fill_movsb_64(void *dst, const void *tmpl, size_t n);
+void tmpl_fill_movsb_80(void *dst, const void *tmpl, size_t n);
+void tmpl_fill_movsb_96(void *dst, const void *tmpl, size_t n);
 
 #endif

@@ -43,6 +43,8 @@
  *   movdir64b                              MOVDIR64B, 64-byte aligned dst
  *   tmpl_mov_{64,80,96}                    template fills, cached MOV
  *   tmpl_movnti_{64,80,96}                 template fills, MOVNTI
+ *   tmpl_movsb_{64,80,96}                  template fills, rep movsb
+ *                                          copies of the first pages
  *   tmpl_sse2_{64,80,96}, tmpl_avx_{64,96}, tmpl_avx512_64
  *                                          template fills, vector NT
  *                                          stores (the widest one is the
