@@ -334,11 +334,25 @@ static void verdict_screen(struct kunit *test)
 	KUNIT_EXPECT_GE(test, r, 0);
 	KUNIT_EXPECT_GE(test, find_row(used, "halted"), 0);
 
-	/* All of it on a tall screen: no "more" line at all. */
+	/*
+	 * All of it on a tall screen: no "more" line at all. The third row
+	 * is faster than the limit (90 ms): flagged, in the warning colour.
+	 */
 	in.failed = 2;
 	in.nr_rows = 3;
+	rows[2].median_ns = 80000000;
 	used = summary_screen_compose(&in, COLS, ROWS, screen, kinds);
 	KUNIT_EXPECT_EQ(test, find_row(used, " more "), -1);
+	r = find_row(used, "80.00   3.05x   112.5% beats limit");
+	KUNIT_EXPECT_GE(test, r, 0);
+	if (r >= 0)
+		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_SKIP);
+	r = find_row(used, "96.79   2.52x    93.0%");
+	KUNIT_EXPECT_GE(test, r, 0);
+	if (r >= 0) {
+		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_TEXT);
+		KUNIT_EXPECT_FALSE(test, strstr(row_of(r), "beats"));
+	}
 	KUNIT_EXPECT_GE(test, find_row(used, "PASS") < 0 ? 0 : -1, 0);
 
 	/* A tiny screen: still within it, the verdict first. */
