@@ -31,6 +31,14 @@ u64 plat_remeasure_tsc_khz(unsigned int window_ms, const char **ref);
  */
 int plat_os_clock_ns(u64 *ns, const char **why);
 
+/*
+ * Whether plat_os_clock_ns() runs from an oscillator of its own: 1 (its
+ * name in @what), 0 where the operating system derives it from the TSC
+ * itself (then comparing the two checks nothing; @what says which clock
+ * and why), -1 where there is no such clock or it cannot be told.
+ */
+int plat_os_clock_independent(const char **what);
+
 /* Memory for test and benchmark buffers; NULL when there is not enough. */
 void *plat_alloc_aligned(size_t size, size_t align);
 void plat_free(void *p, size_t size);

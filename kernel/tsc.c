@@ -166,3 +166,9 @@ int plat_os_clock_ns(u64 *ns, const char **why)
 	       "(the HPET and PM timer are compared instead)";
 	return -1;
 }
+
+int plat_os_clock_independent(const char **what)
+{
+	*what = "bare metal: no operating system clock";
+	return -1;
+}

@@ -99,6 +99,49 @@ int plat_os_clock_ns(u64 *ns, const char **why)
 	return 0;
 }
 
+/*
+ * Linux clock sources that read the TSC and scale it: the kernel's own,
+ * and the paravirtual clocks, which scale the (host's) TSC with factors
+ * the hypervisor publishes. A raw clock on any of these is the TSC seen
+ * through a second calibration, not a second oscillator.
+ */
+static const char *const tsc_clocksources[] = {
+	"tsc", "tsc-early", "kvm-clock", "hyperv_clocksource_tsc_page",
+	"xen", "pvclock",
+};
+
+int plat_os_clock_independent(const char **what)
+{
+	static char name[64], text[160];
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
+			"current_clocksource", "r");
+	size_t n;
+
+	if (!f) {
+		*what = "cannot read the kernel's clock source "
+			"(/sys/devices/system/clocksource)";
+		return -1;
+	}
+	n = fread(name, 1, sizeof(name) - 1, f);
+	fclose(f);
+	while (n && (name[n - 1] == '\n' || name[n - 1] == ' '))
+		n--;
+	name[n] = 0;
+	for (size_t i = 0; i < sizeof(tsc_clocksources) /
+				     sizeof(tsc_clocksources[0]); i++) {
+		if (!strcmp(name, tsc_clocksources[i])) {
+			snprintf(text, sizeof(text),
+				 "CLOCK_MONOTONIC_RAW runs on clock source "
+				 "%s, which is the TSC itself", name);
+			*what = text;
+			return 0;
+		}
+	}
+	snprintf(text, sizeof(text), "clock source %s", name);
+	*what = text;
+	return 1;
+}
+
 u64 plat_tsc_khz(void)
 {
 	return host_tsc_khz;
