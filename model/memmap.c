@@ -346,7 +346,16 @@ void memmap_destroy(struct memmap *m)
 
 void memmap_poison(struct memmap *m, u8 byte)
 {
-	memset(m->pages, byte, m->bytes);
+	memmap_poison_with(m, byte, NULL);
+}
+
+void memmap_poison_with(struct memmap *m, u8 byte,
+			void (*fill)(void *dst, u8 byte, size_t n))
+{
+	if (fill)
+		fill(m->pages, byte, m->bytes);
+	else
+		memset(m->pages, byte, m->bytes);
 	pageblock_flags_clear(&m->pageblocks);
 	m->poison = byte;
 }

@@ -262,6 +262,9 @@ int memmap_set_strategy(struct memmap *m, const char *name, char *why,
  * that memmap_verify() can also prove which struct pages were left alone.
  */
 void memmap_poison(struct memmap *m, u8 byte);
+/* The same, the struct pages written by @fill (NULL: memset()). */
+void memmap_poison_with(struct memmap *m, u8 byte,
+			void (*fill)(void *dst, u8 byte, size_t n));
 
 /*
  * memmap_init_zone_device() over the whole namespace with the chosen

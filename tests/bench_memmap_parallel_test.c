@@ -185,11 +185,17 @@ static bool strategy_wanted(const char *name)
 
 static unsigned long sample_pfns[SAMPLE_N];
 
+/* The cold run and the last are poisoned and checked in full. */
+static bool full_check_run(u32 run)
+{
+	return !run || run + 1 == bench_runs();
+}
+
 /*
  * Untimed, before each run: this contender's strategy and split, the
- * poison its check needs (all of the memmap before the cold run, a
- * random sample before the others), and CPUs 1..k-1 waiting for the
- * release.
+ * poison its check needs (all of the memmap before the cold run and the
+ * last, a random sample before the others), and CPUs 1..k-1 waiting for
+ * the release.
  */
 static void par_before(void *arg, u32 run)
 {
@@ -202,8 +208,9 @@ static void par_before(void *arg, u32 run)
 		kunit_fail_at(c->test, __FILE__, __LINE__, "%s: %s",
 			      c->s->name, why);
 	c->used = par_split(r, c->k);
-	if (!run) {
-		memmap_poison(r->m, MEMMAP_POISON_DEFAULT);
+	if (full_check_run(run)) {
+		memmap_poison_with(r->m, MEMMAP_POISON_DEFAULT,
+				   bench_poison_streaming);
 	} else {
 		memmap_sample_pfns(r->m, sample_pfns, SAMPLE_N, &st);
 		memmap_poison_pfns(r->m, sample_pfns, SAMPLE_N);
@@ -233,8 +240,9 @@ static bool par_after(void *arg, u32 run)
 					     "the run in time");
 		return false;
 	}
-	ok = run ? memmap_verify_pfns(r->m, sample_pfns, SAMPLE_N, &rep) :
-		   memmap_verify(r->m, &rep);
+	ok = full_check_run(run) ?
+		     memmap_verify(r->m, &rep) :
+		     memmap_verify_pfns(r->m, sample_pfns, SAMPLE_N, &rep);
 	if (ok)
 		return true;
 	memmap_report_format(&rep, why, sizeof(why));

@@ -68,6 +68,13 @@ static size_t sample_off[SAMPLE_N];
  * One contender of an interleaved measurement: a memmap strategy or a
  * limit fill, over the same buffer.
  */
+/* How a test's strategy goes wrong in its bad run. */
+enum corrupt_how {
+	CORRUPT_TAIL,	  /* zeroes the last sixteenth after the run */
+	CORRUPT_SKIP,	  /* writes nothing */
+	CORRUPT_ONE_PAGE, /* zeroes one struct page outside the sample */
+};
+
 struct contender {
 	struct kunit *test;
 	const char *name;
@@ -84,12 +91,12 @@ struct contender {
 	void *dst;
 	size_t bytes;
 	/*
-	 * Tests only: in run @corrupt_run (1-based) the body writes nothing
-	 * (@corrupt_skip) or zeroes the last sixteenth of the memmap after
-	 * the run, as a strategy would that went wrong once in many runs.
+	 * Tests only: in run @corrupt_run (1-based) the body goes wrong as
+	 * @corrupt_how says, as a strategy would that went wrong once in
+	 * many runs.
 	 */
 	u32 corrupt_run;
-	bool corrupt_skip;
+	enum corrupt_how corrupt_how;
 };
 
 static bool fill_usable(const struct limit_fill *f,
@@ -124,6 +131,24 @@ static void fill_body(void *arg)
 		memcpy_nt_drain();
 }
 
+/*
+ * One struct page wrong, at a pfn the run's sample does not hold: only a
+ * check of the whole memmap sees it.
+ */
+static void corrupt_one_page(struct contender *c)
+{
+	unsigned long pfn = c->m->base_pfn + c->m->nr_pfns / 2;
+
+	for (unsigned int i = 0; i < SAMPLE_N; i++) {
+		if (sample_pfns[i] == pfn) {
+			pfn++;
+			i = -1u;	/* look again from the start */
+		}
+	}
+	memset((char *)c->m->pages + (pfn - c->m->base_pfn) * c->m->layout->size,
+	       0, c->m->layout->size);
+}
+
 static void memmap_body(void *arg)
 {
 	struct contender *c = arg;
@@ -131,10 +156,14 @@ static void memmap_body(void *arg)
 	if (unlikely(c->corrupt_run) && c->run + 1 == c->corrupt_run) {
 		size_t tail = c->m->bytes / 16;
 
-		if (c->corrupt_skip)
+		if (c->corrupt_how == CORRUPT_SKIP)
 			return;
 		memmap_run(c->m);
-		memset((char *)c->m->pages + c->m->bytes - tail, 0, tail);
+		if (c->corrupt_how == CORRUPT_ONE_PAGE)
+			corrupt_one_page(c);
+		else
+			memset((char *)c->m->pages + c->m->bytes - tail, 0,
+			       tail);
 		return;
 	}
 	memmap_run(c->m);
@@ -159,6 +188,17 @@ static void draw_fill_sample(const struct contender *c)
 		sample_off[i] = prandom_u64(&st) % blocks * 64;
 }
 
+/*
+ * The cold run and the last are checked in full: everything is poisoned
+ * (zeroed, for a fill) before them and verified after. The runs between
+ * are checked on a fresh sample each, which keeps the untimed work small
+ * next to the timed.
+ */
+static bool full_check_run(u32 run)
+{
+	return !run || run + 1 == opt_runs;
+}
+
 static void contender_before(void *arg, u32 run)
 {
 	struct contender *c = arg;
@@ -167,8 +207,8 @@ static void contender_before(void *arg, u32 run)
 
 	c->run = run;
 	if (c->fill) {
-		if (!run) {
-			memset(c->dst, 0, c->bytes);
+		if (full_check_run(run)) {
+			bench_poison_streaming(c->dst, 0, c->bytes);
 			return;
 		}
 		draw_fill_sample(c);
@@ -180,8 +220,9 @@ static void contender_before(void *arg, u32 run)
 		kunit_fail_at(c->test, __FILE__, __LINE__, "%s: %s",
 			      c->s->name, why);
 	/* Poison, so verification proves this run wrote what it checks. */
-	if (!run) {
-		memmap_poison(c->m, MEMMAP_POISON_DEFAULT);
+	if (full_check_run(run)) {
+		memmap_poison_with(c->m, MEMMAP_POISON_DEFAULT,
+				   bench_poison_streaming);
 		return;
 	}
 	st = sample_state(c);
@@ -200,8 +241,8 @@ static bool fill_check(struct contender *c, size_t off)
 }
 
 /*
- * After each run, outside the timing: the cold run in full (everything
- * was poisoned before it), the others on their sample.
+ * After each run, outside the timing: the cold run and the last in full
+ * (everything was poisoned before them), the others on their sample.
  */
 static bool contender_after(void *arg, u32 run)
 {
@@ -211,7 +252,7 @@ static bool contender_after(void *arg, u32 run)
 	bool ok;
 
 	if (c->fill) {
-		if (!run) {
+		if (full_check_run(run)) {
 			for (size_t off = 0; off < c->bytes; off += 64)
 				if (!fill_check(c, off))
 					return false;
@@ -222,8 +263,9 @@ static bool contender_after(void *arg, u32 run)
 				return false;
 		return true;
 	}
-	ok = run ? memmap_verify_pfns(c->m, sample_pfns, SAMPLE_N, &rep) :
-		   memmap_verify(c->m, &rep);
+	ok = full_check_run(run) ?
+		     memmap_verify(c->m, &rep) :
+		     memmap_verify_pfns(c->m, sample_pfns, SAMPLE_N, &rep);
 	if (ok)
 		return true;
 	memmap_report_format(&rep, why, sizeof(why));
@@ -421,15 +463,15 @@ static bool strategy_selected(const char *name)
 /*
  * Every selected strategy and every fill of one layout and mode over one
  * namespace, interleaved. @corrupt (tests): the strategy whose run
- * @corrupt_run goes wrong (writes nothing when @skip, else a wrong
- * memmap). Returns the number of strategies measured.
+ * @corrupt_run goes wrong, as @how says. Returns the number of
+ * strategies measured.
  */
 static unsigned int bench_one_config(struct kunit *test,
 				     const struct page_layout *l,
 				     unsigned int order, u64 ns, void *buf,
 				     size_t buf_bytes, u64 seed,
 				     const char *corrupt, u32 corrupt_run,
-				     bool skip)
+				     enum corrupt_how how)
 {
 	const struct memmap_strategy *s;
 	struct memmap_config cfg;
@@ -479,7 +521,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			.seed = seed, .index = n, .m = &m, .s = s,
 			.corrupt_run = corrupt && !strcmp(corrupt, s->name) ?
 					       corrupt_run : 0,
-			.corrupt_skip = skip,
+			.corrupt_how = how,
 		};
 		contender_entry(&entries[n], &contenders[n]);
 		n++;
@@ -603,7 +645,7 @@ static void bench_memmap_all(struct kunit *test)
 				continue;
 			}
 			bench_one_config(test, l, order, ns, buf, buf_bytes,
-					 seed, NULL, 0, false);
+					 seed, NULL, 0, CORRUPT_TAIL);
 		}
 	}
 	print_table();
@@ -635,7 +677,8 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 
 		inner = (struct kunit){ .name = "inner", .quiet = true };
 		done = bench_one_config(&inner, l, 0, ns, buf, bytes, 7,
-					"tmpl_memcpy", bad_run, bad % 2);
+					"tmpl_memcpy", bad_run,
+					bad % 2 ? CORRUPT_SKIP : CORRUPT_TAIL);
 		ntb_snprintf(want, sizeof(want), "run %u of tmpl_memcpy ",
 			     bad_run);
 		if (inner.status != KUNIT_FAILURE ||
@@ -649,10 +692,22 @@ static void bench_memmap_catches_bad_run(struct kunit *test)
 		/* The others are still measured and reported. */
 		KUNIT_EXPECT_GT(test, done, 0);
 	}
+	/*
+	 * One struct page wrong in the last run, outside that run's sample:
+	 * the full check after the last run finds it.
+	 */
+	inner = (struct kunit){ .name = "inner", .quiet = true };
+	bench_one_config(&inner, l, 0, ns, buf, bytes, 7, "tmpl_memcpy",
+			 opt_runs, CORRUPT_ONE_PAGE);
+	if (inner.status != KUNIT_FAILURE ||
+	    !strstr(inner.status_comment, "run 5 of tmpl_memcpy "))
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "one page wrong in the last run went unseen; the "
+			      "checks said \"%s\"", inner.status_comment);
 	/* And no false alarm when nothing goes wrong. */
 	inner = (struct kunit){ .name = "inner", .quiet = true };
 	KUNIT_EXPECT_GT(test, bench_one_config(&inner, l, 0, ns, buf, bytes,
-					       7, NULL, 0, false),
+					       7, NULL, 0, CORRUPT_TAIL),
 			0);
 	KUNIT_EXPECT_STREQ(test, inner.status_comment, "");
 	KUNIT_EXPECT_TRUE(test, inner.status != KUNIT_FAILURE);

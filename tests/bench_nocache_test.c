@@ -280,6 +280,12 @@ static size_t guard_chunk(const struct nc_job *j)
 	return ((walk.pos + nc.run_bytes) % nc.dst_bytes) / j->chunk;
 }
 
+/* The cold run and the last are checked in full, the others on samples. */
+static bool full_check_run(u32 run)
+{
+	return !run || run + 1 == nc.runs;
+}
+
 static void nc_before(void *arg, u32 run)
 {
 	struct nc_contender *c = arg;
@@ -293,9 +299,10 @@ static void nc_before(void *arg, u32 run)
 
 	j->pos = walk.pos;
 	j->slot = first % j->slots;
-	if (!run) {
-		/* The cold run: into poison, checked in full. */
-		memset(nc.dst + walk.pos, POISON, nc.run_bytes);
+	if (full_check_run(run)) {
+		/* The cold run and the last: into poison, checked in full. */
+		bench_poison_streaming(nc.dst + walk.pos, POISON,
+				       nc.run_bytes);
 		walk.nr_sample = 0;
 	} else {
 		walk.sample[0] = first + n - 1;		/* the last chunk */
@@ -329,7 +336,7 @@ static bool nc_after(void *arg, u32 run)
 			      (walk.pos + nc.run_bytes) % nc.dst_bytes);
 		return false;
 	}
-	if (!run) {
+	if (full_check_run(run)) {
 		for (size_t k = first; ok && k < first + n; k++)
 			ok = chunk_ok(walk.test, j, run, k);
 	} else {

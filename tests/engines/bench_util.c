@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "arch/x86/cpu.h"
+#include "arch/x86/lib/copy_variant.h"
+#include "model/arch/x86/include/asm/string_64.h"
 #include "lib/bench.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
@@ -256,4 +258,19 @@ void bench_unreachable_print(struct bench_unreachable *u, const char *config)
 		kunit_diag("# unreachable: %s strategies=%s: %s\n", config,
 			   u->r[i].names, u->r[i].reason);
 	u->nr = 0;
+}
+
+void bench_poison_streaming(void *dst, u8 byte, size_t n)
+{
+	static const struct copy_variant *v;
+	u8 pattern[64] __aligned(64);
+	size_t body = n - n % 64;
+
+	if (!v)
+		v = copy_variant_find("tmpl_movnti_64");
+	memset(pattern, byte, sizeof(pattern));
+	/* MOVNTI is SSE2, which every x86_64 CPU has. */
+	v->copy(dst, pattern, body);
+	memset((u8 *)dst + body, byte, n - body);
+	memcpy_nt_drain();
 }

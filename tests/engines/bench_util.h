@@ -59,6 +59,15 @@ void bench_caches_print(const char *suite, const struct bench_caches *c);
 const char *bench_size_str(u64 bytes);
 
 /*
+ * Fill @n bytes at @dst with @byte by non-temporal stores, then SFENCE:
+ * the poison a full check needs, written without leaving up to an LLC's
+ * worth of dirty lines for the timed run that follows (a cached memset
+ * would). The lines end up where a non-temporal run leaves them: in
+ * memory, not in the cache.
+ */
+void bench_poison_streaming(void *dst, u8 byte, size_t n);
+
+/*
  * Memory a benchmark may take: free memory less a tenth kept for
  * everything else.
  */
