@@ -205,7 +205,13 @@ int bench_limit_best(const u64 *median_ns, const bool *ok, u32 n)
 
 int bench_format_samples(char *buf, size_t len, const struct bench_result *r)
 {
-	int n = ntb_snprintf(buf, len, " samples_ns=");
+	return bench_format_samples_as(buf, len, "samples_ns", r);
+}
+
+int bench_format_samples_as(char *buf, size_t len, const char *key,
+			    const struct bench_result *r)
+{
+	int n = ntb_snprintf(buf, len, " %s=", key);
 
 	for (u32 i = 1; i < r->runs; i++) {
 		size_t at = (size_t)n < len ? (size_t)n : len;

@@ -112,6 +112,9 @@ int bench_limit_best(const u64 *median_ns, const bool *ok, u32 n);
  * the '=' when there is one run), into @buf. Returns the length it needs.
  */
 int bench_format_samples(char *buf, size_t len, const struct bench_result *r);
+/* The same under another key: " @key=v2,v3,..." (a line's other series). */
+int bench_format_samples_as(char *buf, size_t len, const char *key,
+			    const struct bench_result *r);
 
 /* The same, written to the console after a line begun without a newline. */
 void bench_print_samples(const struct bench_result *r);

@@ -208,20 +208,37 @@ struct pl_row {
 struct pl_case {
 	struct pl_buf b;
 	struct bench_result warm, cold;
+	/* Their samples, kept: a result's own last only to the next one. */
+	u64 warm_samples[BENCH_MAX_RUNS], cold_samples[BENCH_MAX_RUNS];
 	struct pl_row rows[32];
 	unsigned int nr_rows;
 };
 
+/* Copy @r's samples into @keep and point @r at them. */
+static void keep_samples(struct bench_result *r, u64 *keep)
+{
+	memcpy(keep, r->samples, r->runs * sizeof(*keep));
+	r->samples = keep;
+}
+
 /*
  * One metric line and one row of the summary; samples_ns= are the runs
- * 2..N behind after_ns (@after must be the last measurement).
+ * 2..N behind after_ns (@after must be the last measurement), and
+ * warm_samples_ns= and cold_samples_ns= those behind warm_ns and cold_ns,
+ * so that evicted_pct can be recomputed from what was measured.
  */
 static void report(struct pl_case *c, const char *strategy,
 		   const struct bench_result *after)
 {
+	/* 20 digits and a comma per sample. */
+	static char warm[BENCH_MAX_RUNS * 21 + 32], cold[sizeof(warm)];
 	int pm = evicted_permille(c->warm.median_ns, after->median_ns,
 				  c->cold.median_ns);
 
+	bench_format_samples_as(warm, sizeof(warm), "warm_samples_ns",
+				&c->warm);
+	bench_format_samples_as(cold, sizeof(cold), "cold_samples_ns",
+				&c->cold);
 	kunit_diag("# metric suite=" SUITE " strategy=%s buffer=%s "
 		   "buffer_bytes=%zu page_size=%u mode=%s memmap_bytes=%zu "
 		   "runs=%u warm_ns=%llu after_ns=%llu cold_ns=%llu "
@@ -231,6 +248,9 @@ static void report(struct pl_case *c, const char *strategy,
 		   c->warm.median_ns, after->median_ns, c->cold.median_ns,
 		   after->first_ns, permille_str(pm),
 		   plat_numa_node_of(c->b.p));
+	/* Past the diagnostic line's buffer: the series go out as they are. */
+	plat_console_write(warm, min(strlen(warm), sizeof(warm) - 1));
+	plat_console_write(cold, min(strlen(cold), sizeof(cold) - 1));
 	bench_print_samples(after);
 	if (c->nr_rows < ARRAY_SIZE(c->rows))
 		c->rows[c->nr_rows++] =
@@ -298,8 +318,10 @@ static void bench_buffer(struct kunit *test, const char *name, u64 want,
 
 	read_buf(&c.b);
 	bench_measure(&c.warm, pl.runs, read_buf, &c.b, NULL);
+	keep_samples(&c.warm, c.warm_samples);
 	flush_buf(&c.b);
 	bench_measure(&c.cold, pl.runs, read_buf, &c.b, flush_buf);
+	keep_samples(&c.cold, c.cold_samples);
 	kunit_info(test, "buffer %s %s: warm %llu ns, cold %llu ns (%s lines, "
 			 "step %zu)",
 		   name, bench_size_str(c.b.bytes), c.warm.median_ns,
