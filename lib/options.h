@@ -22,8 +22,8 @@
 #define OPT_LIST_MAX 8
 
 /*
- * The namespace modes of mode= (tests/bench_util.c), a bit each: the
- * memmap model maps them to folio orders.
+ * The namespace modes of mode= (tests/engines/bench_util.c), a bit each:
+ * the memmap model maps them to folio orders.
  */
 enum ntb_mode {
 	MODE_FSDAX = 1 << 0,
