@@ -28,6 +28,7 @@
 #include "lib/printf.h"
 #include "version.h"
 #include "lib/run_context.h"
+#include "lib/scale.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 

@@ -22,8 +22,8 @@
 #define OPT_LIST_MAX 8
 
 /*
- * The namespace modes of mode= (tests/bench_util.c), a bit each: the
- * memmap model maps them to folio orders.
+ * The namespace modes of mode= (tests/engines/bench_util.c), a bit each:
+ * the memmap model maps them to folio orders.
  */
 enum ntb_mode {
 	MODE_FSDAX = 1 << 0,
@@ -220,25 +220,5 @@ int parse_u64(const char *s, size_t len, u64 *out);
 
 /* Print every key with its help text, one "# option" line each. */
 void options_print_help(void);
-
-/*
- * The slow platforms (an emulated CPU, the sanitizer build) run smaller
- * benchmarks unless namespace= and runs= say otherwise: apply their
- * defaults and print one line that says so (lib/scale.c).
- */
-void options_scale_for_platform(void);
-
-struct platform_scale {
-	const char *name;	/* "emulated CPU (TCG)" */
-	bool (*applies)(void);	/* NULL: always, where it is built in */
-	const char *defaults;	/* "namespace=64M runs=3" */
-	const char *why;
-};
-
-/*
- * Apply @p's defaults and write the line to print into @line. Returns 0,
- * or -1 with the reason in @line.
- */
-int options_scale(const struct platform_scale *p, char *line, size_t len);
 
 #endif

@@ -5,22 +5,59 @@
  * timings mean nothing; the sanitizer build of the host tests checks code
  * paths, not speed. There the benchmark defaults shrink so a plain run
  * stays a functional test; an option the user gave is always honoured.
+ * The suites' own budgets (how long the litmus tests run, how large the
+ * SMP memmap is) shrink here too, each a knob of the table below.
  */
 #include "arch/x86/cpu.h"
 #include "lib/options.h"
 #include "lib/printf.h"
+#include "lib/scale.h"
 #include "lib/string.h"
 
-static const struct platform_scale slow_platforms[] = {
+static bool sanitizer_build(void)
+{
 #ifdef NTB_HOST_TESTS
-	{ .name = "sanitizer build",
-	  .defaults = "namespace=16M runs=3",
-	  .why = "it tests code paths, build/host/ntbench measures" },
+	return true;
+#else
+	return false;
 #endif
-	{ .name = "emulated CPU (TCG)",
-	  .applies = cpu_is_emulated,
-	  .defaults = "namespace=64M runs=3",
-	  .why = "timings here say nothing about silicon" },
+}
+
+/*
+ * The first platform that applies sets the defaults, and each knob is
+ * the first nonzero one among those that apply. The sanitizer build comes
+ * first: where both apply (the host tests on an emulated CPU) its numbers,
+ * sized for `make check-host`, stand; a knob it leaves at 0 (the SMP
+ * memmap) still comes from the emulated CPU.
+ */
+static const struct platform_scale slow_platforms[] = {
+	{
+		.name = "sanitizer build",
+		.id = SLOW_SANITIZER,
+		.applies = sanitizer_build,
+		.defaults = "namespace=16M runs=3",
+		.why = "it tests code paths, build/host/ntbench measures",
+		/* What `make check-host` runs: keep it short. */
+		.knob[SCALE_LITMUS_SUITE_MS] = 6000,
+		.knob[SCALE_SMP_ROUNDS] = 2,
+	},
+	{
+		.name = "emulated CPU (TCG)",
+		.id = SLOW_TCG,
+		.applies = cpu_is_emulated,
+		.defaults = "namespace=64M runs=3",
+		.why = "timings here say nothing about silicon",
+		/* The whole suite; the QEMU boot is on top of it. */
+		.knob[SCALE_LITMUS_SUITE_MS] = 12000,
+		/* Every reader's memmap_verify() is emulated: 16 MiB. */
+		.knob[SCALE_SMP_MAX_PFNS] = 4096,
+		.knob[SCALE_SMP_ROUNDS] = 2,
+		/*
+		 * vCPUs are host threads (eight of them on two host cores,
+		 * say): a worker that is not held can miss a 50 ms join.
+		 */
+		.knob[SCALE_ON_CPUS_SHORT_US] = 500000,
+	},
 };
 
 #define SCALE_MAX_KEYS 8
@@ -78,4 +115,34 @@ void options_scale_for_platform(void)
 			kprintf("# %s\n", line);
 		return;
 	}
+}
+
+u64 platform_scaled_on(unsigned int present, enum scale_knob knob, u64 dflt,
+		       const char **who)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(slow_platforms); i++) {
+		const struct platform_scale *p = &slow_platforms[i];
+
+		if (!(present & p->id) || !p->knob[knob])
+			continue;
+		if (who)
+			*who = p->name;
+		return p->knob[knob];
+	}
+	if (who)
+		*who = NULL;
+	return dflt;
+}
+
+u64 platform_scaled(enum scale_knob knob, u64 dflt, const char **who)
+{
+	unsigned int present = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(slow_platforms); i++) {
+		const struct platform_scale *p = &slow_platforms[i];
+
+		if (!p->applies || p->applies())
+			present |= p->id;
+	}
+	return platform_scaled_on(present, knob, dflt, who);
 }

@@ -49,7 +49,10 @@
 
 #define SUITE "bench_nocache_copy"
 
-/* The seed's question is about file writes: 1 GiB stands for a big file. */
+/*
+ * The question of "use nocache copy in copy_from_iter_nocache()" is about
+ * file writes: 1 GiB stands for a big file.
+ */
 #define DEST_BYTES SZ_1G
 /*
  * The hot source: twice the largest chunk, so neighbouring chunks differ

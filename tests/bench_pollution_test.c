@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The seeds say the non-temporal template path pollutes the cache less
- * than the cached one. This measures it: a buffer that a program keeps
- * warm (the size of L2, and of half the LLC) is read, one
+ * The patch postings say the non-temporal template path pollutes the
+ * cache less than the cached one. This measures it: a buffer that a
+ * program keeps warm (the size of L2, and of half the LLC) is read, one
  * memmap_init_zone_device() of a namespace whose memmap is several times
  * the LLC runs with strategy X, and the buffer is read again. The read
  * times are placed between two references of the same buffer:

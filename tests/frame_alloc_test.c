@@ -337,7 +337,10 @@ static void frame_alloc_from_phys_map(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fa->ranges[0].size, 0x7f800000 - SZ_1M);
 	KUNIT_EXPECT_EQ(test, frame_alloc_largest(fa), 0x80000000);
 
-	/* The seed memmap: 1.6 GiB of struct pages for a 100 GiB namespace. */
+	/*
+	 * The memmap that "mm: use memcpy_nt() in zone-device template
+	 * copies" times: 1.6 GiB of struct pages for a 100 GiB namespace.
+	 */
 	memmap = frame_alloc(fa, 1600 * SZ_1M, SZ_2M);
 	KUNIT_EXPECT_EQ(test, memmap, SZ_2M);
 	KUNIT_EXPECT_TRUE(test, frame_alloc_check(fa));

@@ -19,7 +19,6 @@
  * drain on x86 (stores are not reordered with stores): they must always
  * be complete, drain=off or not.
  */
-#include "arch/x86/cpu.h"
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "lib/glob.h"
@@ -27,6 +26,7 @@
 #include "lib/ntcheck.h"
 #include "lib/on_cpus.h"
 #include "lib/printf.h"
+#include "lib/scale.h"
 #include "tests/engines/bench_util.h"
 #include "tests/engines/memmap_case.h"
 #include "lib/string.h"
@@ -40,10 +40,8 @@
  * namespace; 4 MiB of 64-byte struct pages, more than most L2 caches).
  */
 #define SMP_MAX_PFNS 65536ul
-/* Under TCG every reader's memmap_verify() is emulated: keep it small. */
-#define SMP_MAX_PFNS_TCG 4096ul
+/* Slow platforms run fewer rounds and a smaller memmap (lib/scale.c). */
 #define SMP_ROUNDS 10
-#define SMP_ROUNDS_SLOW 2
 /* The longest anyone waits for a partner. */
 #define SMP_WAIT_MS 20000
 #define POISON 0x5a
@@ -83,15 +81,6 @@ struct smp_run {
 	bool stuck;
 	u64 write_ns;
 };
-
-static bool slow_platform(void)
-{
-#ifdef __SANITIZE_ADDRESS__
-	return true;
-#else
-	return cpu_is_emulated();
-#endif
-}
 
 static void *page_of(const struct memmap *m, unsigned long pfn)
 {
@@ -370,10 +359,11 @@ static void smp_layouts(struct kunit *test, struct smp_run *r,
 
 static void memmap_smp_mode(struct kunit *test, u32 mode)
 {
+	const char *pfns_why, *rounds_why;
+	u64 max_pfns =
+		platform_scaled(SCALE_SMP_MAX_PFNS, SMP_MAX_PFNS, &pfns_why);
 	unsigned int n = plat_cpu_count(), rounds;
-	unsigned long max_pfns = cpu_is_emulated() ? SMP_MAX_PFNS_TCG : SMP_MAX_PFNS;
-	unsigned long nr =
-		min(opt_namespace >> PAGE_SHIFT, (u64)max_pfns);
+	unsigned long nr = min(opt_namespace >> PAGE_SHIFT, max_pfns);
 	size_t early_bytes = EARLY_PAGES * MAX_STRUCT_PAGE_SIZE;
 	int order = memmap_mode_order(mode);
 	struct smp_worker *w;
@@ -384,7 +374,17 @@ static void memmap_smp_mode(struct kunit *test, u32 mode)
 	if (order < 0 || !(opt_mode & mode))
 		kunit_skip(test, "%s is not in mode= (add it to run this case)",
 			   order < 0 ? "this mode" : memmap_mode_name(order));
-	rounds = slow_platform() ? SMP_ROUNDS_SLOW : SMP_ROUNDS;
+	rounds = platform_scaled(SCALE_SMP_ROUNDS, SMP_ROUNDS, &rounds_why);
+	if (pfns_why)
+		kunit_info(test,
+			   "%s: memmap scaled down to at most %llu pfns "
+			   "(from %lu)",
+			   pfns_why, max_pfns, SMP_MAX_PFNS);
+	if (rounds_why)
+		kunit_info(test,
+			   "%s: rounds per strategy scaled down to %u "
+			   "(from %u)",
+			   rounds_why, rounds, SMP_ROUNDS);
 	/* Not kunit_kzalloc(): a CPU that never returns keeps them. */
 	r = plat_alloc_aligned(sizeof(*r), 64);
 	w = plat_alloc_aligned(n * sizeof(*w), 64);

@@ -11,19 +11,13 @@
 #include "lib/kunit.h"
 #include "lib/on_cpus.h"
 #include "lib/printf.h"
+#include "lib/scale.h"
 #include "lib/string.h"
 #include "lib/timing.h"
 
 #define WORK_TIMEOUT_US 5000000ull
 /* A wait that is meant to run out. */
 #define SHORT_TIMEOUT_US 50000ull
-/*
- * Where vCPUs are host threads (TCG, eight of them on two host cores),
- * a worker that is not held can still miss a 50 ms join: the short
- * deadline there is longer, and a worker other than the held one that
- * missed it must still have returned once collected.
- */
-#define SHORT_TIMEOUT_EMULATED_US 500000ull
 /* The longest any worker here spins, so that every one of them ends. */
 #define SPIN_LIMIT_MS 10000ull
 
@@ -204,8 +198,14 @@ static void on_cpus_names_the_late_cpu(struct kunit *test)
 		j->hold = hold;
 		__atomic_store_n(&j->release, 0, __ATOMIC_RELEASE);
 		on_cpus_init(&oc, oc.nr, hold_one, j);
-		oc.timeout_us = cpu_is_emulated() ? SHORT_TIMEOUT_EMULATED_US :
-						    SHORT_TIMEOUT_US;
+		/*
+		 * Where vCPUs are host threads a worker that is not held
+		 * can miss the join too: the deadline is longer there
+		 * (lib/scale.c), and such a worker must still have
+		 * returned once collected.
+		 */
+		oc.timeout_us = platform_scaled(SCALE_ON_CPUS_SHORT_US,
+						SHORT_TIMEOUT_US, NULL);
 		KUNIT_EXPECT_EQ(test, on_cpus(&oc), ON_CPUS_TIMEOUT);
 		KUNIT_EXPECT_TRUE(test, oc.stuck);
 		KUNIT_EXPECT_GE(test, oc.nr_failed, 1);

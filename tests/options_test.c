@@ -8,6 +8,7 @@
 #include "lib/machine_options.h"
 #include "lib/options.h"
 #include "lib/run_context.h"
+#include "lib/scale.h"
 #include "lib/string.h"
 #include "tests/engines/bench_util.h"
 #include "tests/engines/memmap_case.h"
@@ -321,6 +322,57 @@ static void options_platform_scaling(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, !!strstr(line, "at least 2M"));
 }
 
+/*
+ * The slow platforms' numbers as docs/options.md gives them, and what
+ * bare metal (no slow platform) and both at once (the host tests on an
+ * emulated CPU) get: a knob the first platform leaves alone falls through.
+ */
+static void options_slow_platform_knobs(struct kunit *test)
+{
+	static const struct {
+		unsigned int present;
+		enum scale_knob knob;
+		u64 want;
+		const char *who;
+	} cases[] = {
+		{0, SCALE_LITMUS_SUITE_MS, 1, NULL},
+		{0, SCALE_SMP_MAX_PFNS, 1, NULL},
+		{0, SCALE_SMP_ROUNDS, 1, NULL},
+		{0, SCALE_ON_CPUS_SHORT_US, 1, NULL},
+		{SLOW_SANITIZER, SCALE_LITMUS_SUITE_MS, 6000,
+		 "sanitizer build"},
+		{SLOW_SANITIZER, SCALE_SMP_MAX_PFNS, 1, NULL},
+		{SLOW_SANITIZER, SCALE_SMP_ROUNDS, 2, "sanitizer build"},
+		{SLOW_SANITIZER, SCALE_ON_CPUS_SHORT_US, 1, NULL},
+		{SLOW_TCG, SCALE_LITMUS_SUITE_MS, 12000, "emulated CPU (TCG)"},
+		{SLOW_TCG, SCALE_SMP_MAX_PFNS, 4096, "emulated CPU (TCG)"},
+		{SLOW_TCG, SCALE_SMP_ROUNDS, 2, "emulated CPU (TCG)"},
+		{SLOW_TCG, SCALE_ON_CPUS_SHORT_US, 500000,
+		 "emulated CPU (TCG)"},
+		{SLOW_SANITIZER | SLOW_TCG, SCALE_LITMUS_SUITE_MS, 6000,
+		 "sanitizer build"},
+		{SLOW_SANITIZER | SLOW_TCG, SCALE_SMP_MAX_PFNS, 4096,
+		 "emulated CPU (TCG)"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *want = cases[i].who ? cases[i].who : "none";
+		const char *who;
+		u64 got = platform_scaled_on(cases[i].present, cases[i].knob, 1,
+					     &who);
+
+		if (!who)
+			who = "none";
+		if (got == cases[i].want && !strcmp(who, want))
+			continue;
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "platforms %#x knob %u: %llu from %s, want %llu "
+			      "from %s",
+			      cases[i].present, cases[i].knob, got, who,
+			      cases[i].want, want);
+	}
+}
+
 /* What a value reads back as: the scaling line and the help print it. */
 static void options_format_values(struct kunit *test)
 {
@@ -360,6 +412,7 @@ static const struct kunit_case options_cases[] = {
 	KUNIT_CASE(options_registry),
 	KUNIT_CASE(options_reset),
 	KUNIT_CASE(options_platform_scaling),
+	KUNIT_CASE(options_slow_platform_knobs),
 	KUNIT_CASE(options_format_values),
 };
 

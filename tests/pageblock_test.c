@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The pageblock usemap operations of mm/pageblock.h on their own: setting
- * a migratetype writes the three migratetype bits of that pageblock only,
+ * The pageblock usemap operations of
+ * model/include/linux/pageblock-flags.h on their own: setting a
+ * migratetype writes the three migratetype bits of that pageblock only,
  * clears its isolate bit (as the kernel's set_pageblock_migratetype()
  * does: a block being isolated is not left so by the memmap), keeps its
  * compact-skip bit, and leaves every other pageblock alone, in every word

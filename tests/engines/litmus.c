@@ -14,6 +14,7 @@
 #include "lib/timing.h"
 #include "lib/printf.h"
 #include "lib/options.h"
+#include "lib/scale.h"
 #include "lib/string.h"
 #include "tests/engines/litmus.h"
 
@@ -43,10 +44,6 @@ DEFINE_OPTION_U64_NAMED(litmus_iters, "litmus.iters", LITMUS_DEFAULT_ITERS, 1,
 
 /* Budgets of a default (timed) run. */
 #define LITMUS_RUN_MS 1000u
-/* Under TCG the whole suite gets this much; QEMU boot is on top of it. */
-#define LITMUS_TCG_SUITE_MS 12000u
-/* The sanitizer build is what `make check-host` runs: keep it short. */
-#define LITMUS_SAN_SUITE_MS 6000u
 #define LITMUS_MIN_RUN_MS 20u
 
 /* How long a thread waits for its partner before it gives up. */
@@ -127,7 +124,7 @@ void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
 {
 	bool virt = boot_cpu_has(X86_FEATURE_HYPERVISOR) ||
 		    !strcmp(plat_name(), "host");
-	u64 suite_ms = 0;
+	u64 suite_ms;
 	const char *why = NULL;
 
 	if (!nr_runs)
@@ -147,14 +144,8 @@ void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs)
 			cfg->iters);
 		return;
 	}
-	if (cpu_is_emulated()) {
-		suite_ms = LITMUS_TCG_SUITE_MS;
-		why = "QEMU TCG";
-	}
-#ifdef __SANITIZE_ADDRESS__
-	suite_ms = LITMUS_SAN_SUITE_MS;
-	why = "sanitizer build";
-#endif
+	/* A slow platform's budget is the whole suite's (lib/scale.c). */
+	suite_ms = platform_scaled(SCALE_LITMUS_SUITE_MS, 0, &why);
 	if (why) {
 		cfg->run_ms = max(suite_ms / nr_runs, (u64)LITMUS_MIN_RUN_MS);
 		cfg->run_ms = min(cfg->run_ms, (u64)LITMUS_RUN_MS);

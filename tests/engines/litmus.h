@@ -123,7 +123,7 @@ struct litmus_config {
 /*
  * Fill @cfg from the options: litmus.iters other than the built-in default
  * is run exactly; the default is "up to that many, about a second per
- * run", scaled down under QEMU TCG and in the sanitizer build so that the
+ * run", scaled down on the slow platforms of lib/scale.c so that the
  * whole suite (@nr_runs runs) stays short. Prints what it chose.
  */
 void litmus_config_init(struct litmus_config *cfg, unsigned int nr_runs);

@@ -19,6 +19,7 @@
 #include "lib/printf.h"
 #include "version.h"
 #include "lib/run_context.h"
+#include "lib/scale.h"
 #include "tools/host/platform_linux.h"
 
 static void usage(const char *prog)
