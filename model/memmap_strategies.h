@@ -29,8 +29,9 @@
  *                       layouts; the variants tmpl_<variant>_<size>
  * variant   the copy variant's name, or its part named above
  * nt        weakly ordered stores that the drains must order
- * layouts   the struct page layouts it is compiled for (MEMMAP_L_*, by
- *           name: a fill has a function per size of exactly these)
+ * layouts   the struct page layouts it is compiled for: one of the
+ *           MEMMAP_L_* sets below, by name (a fill's functions are picked
+ *           by it, one per size of the set)
  * origin    where it comes from (enum memmap_origin): the kernel at
  *           v7.2-rc1, the series, or the project's own
  * desc      one line for lists
@@ -38,7 +39,11 @@
 #ifndef NTBOOT_MODEL_MEMMAP_STRATEGIES_H
 #define NTBOOT_MODEL_MEMMAP_STRATEGIES_H
 
-/* Layout sets, as bit masks over enum page_layout_id. */
+/*
+ * Layout sets, as bit masks over enum page_layout_id. tmpl_fill()
+ * (model/mm/mm_init.c) has a chain of sizes for each set a fill uses,
+ * TMPL_FILL_SIZES_<set>: a fill with a set it lacks fails to compile.
+ */
 #define MEMMAP_L_ALL 0xfu	/* 64, 80 (KMSAN), 80 (last_cpupid), 96 */
 #define MEMMAP_L_64 0x1u
 #define MEMMAP_L_64_96 0x9u
