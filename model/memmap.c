@@ -18,30 +18,36 @@
 
 /*
  * Each entry refers to its copy variant's symbol: a misspelt variant name
- * in the list is an undefined symbol, and the link fails.
+ * in the list is an undefined symbol, and the link fails. How the variant
+ * is named follows the entry's write column.
  */
-#define MEMMAP_VDECL_0(v)
-#define MEMMAP_VDECL_1(v) extern const struct copy_variant __copy_variant_##v;
-#define MEMMAP_VDECL_2(v)                                                    \
+#define MEMMAP_VDECL_none(v)
+#define MEMMAP_VDECL_copy(v)                                                 \
+	extern const struct copy_variant __copy_variant_##v;
+#define MEMMAP_VDECL_copy_sized(v)                                           \
 	extern const struct copy_variant __copy_variant_##v##_64;
-#define MEMMAP_VREF_0(v)
-#define MEMMAP_VREF_1(v) &__copy_variant_##v,
-#define MEMMAP_VREF_2(v) &__copy_variant_##v##_64,
-#define MEMMAP_VNAME_0(v) NULL
-#define MEMMAP_VNAME_1(v) #v
-#define MEMMAP_VNAME_2(v) #v "_%u"
+#define MEMMAP_VDECL_fill(v)                                                 \
+	extern const struct copy_variant __copy_variant_tmpl_##v##_64;
+#define MEMMAP_VREF_none(v)
+#define MEMMAP_VREF_copy(v) &__copy_variant_##v,
+#define MEMMAP_VREF_copy_sized(v) &__copy_variant_##v##_64,
+#define MEMMAP_VREF_fill(v) &__copy_variant_tmpl_##v##_64,
+#define MEMMAP_VNAME_none(v) NULL
+#define MEMMAP_VNAME_copy(v) #v
+#define MEMMAP_VNAME_copy_sized(v) #v "_%u"
+#define MEMMAP_VNAME_fill(v) "tmpl_" #v "_%u"
 
-#define MEMMAP_STRATEGY_VDECL(name, COPY, v, k, ...) MEMMAP_VDECL_##k(v)
+#define MEMMAP_STRATEGY_VDECL(name, COPY, w, v, ...) MEMMAP_VDECL_##w(v)
 MEMMAP_STRATEGIES(MEMMAP_STRATEGY_VDECL)
 
-#define MEMMAP_STRATEGY_VREF(name, COPY, v, k, ...) MEMMAP_VREF_##k(v)
+#define MEMMAP_STRATEGY_VREF(name, COPY, w, v, ...) MEMMAP_VREF_##w(v)
 static const struct copy_variant *const memmap_variant_refs[] __used = {
 	MEMMAP_STRATEGIES(MEMMAP_STRATEGY_VREF) NULL
 };
 
-#define MEMMAP_STRATEGY_ENTRY(n, COPY, v, k, is_nt, l, o, d)                 \
+#define MEMMAP_STRATEGY_ENTRY(n, COPY, w, v, is_nt, l, o, d)                 \
 	{ .name = #n, .desc = d, .copy = MEMMAP_##COPY,                        \
-	  .variant = MEMMAP_VNAME_##k(v), .nt = is_nt, .layouts = l,          \
+	  .variant = MEMMAP_VNAME_##w(v), .nt = is_nt, .layouts = l,          \
 	  .origin = o },
 const struct memmap_strategy memmap_strategies[] = {
 	MEMMAP_STRATEGIES(MEMMAP_STRATEGY_ENTRY)

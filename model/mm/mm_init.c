@@ -200,20 +200,25 @@ static __always_inline bool memmap_copy_nt(const enum memmap_copy copy)
 	return false;
 }
 
-/* The project's fills: runs of pages from one template (tmpl_fill()). */
+/*
+ * The project's fills, runs of pages from one template (tmpl_fill()): the
+ * list's write column. A write kind not named here fails to compile.
+ */
+#define MEMMAP_WRITE_FILL_none false
+#define MEMMAP_WRITE_FILL_copy false
+#define MEMMAP_WRITE_FILL_copy_sized false
+#define MEMMAP_WRITE_FILL_fill true
+#define MEMMAP_COPY_FILL_CASE(name, COPY, write, ...)                        \
+	case MEMMAP_##COPY:                                                   \
+		return MEMMAP_WRITE_FILL_##write;
 static __always_inline bool memmap_copy_fill(const enum memmap_copy copy)
 {
 	switch (copy) {
-	case MEMMAP_FILL_MOV:
-	case MEMMAP_FILL_MOVSB:
-	case MEMMAP_FILL_MOVNTI:
-	case MEMMAP_FILL_SSE2:
-	case MEMMAP_FILL_AVX:
-	case MEMMAP_FILL_AVX512:
-		return true;
-	default:
-		return false;
+		MEMMAP_STRATEGIES(MEMMAP_COPY_FILL_CASE)
+	case NR_MEMMAP_COPIES:
+		break;
 	}
+	return false;
 }
 
 /*
@@ -274,52 +279,138 @@ zone_device_page_update_template(struct page *template, unsigned long pfn)
 {
 }
 
-/* One struct page from the template with the strategy's copy. */
+/*
+ * The per-page copies: one for each "copy" and "copy_sized" strategy of
+ * the list, named after it, tmpl_copy_<name>(), with one signature.
+ * @size is the struct page size, a constant in each loop, and
+ * __always_inline keeps it one inside: the series' memcpy_nt() of a
+ * constant size stays the inline MOVNTI sequence (tools/check-objcode).
+ */
+
+/* The kernel's memcpy() of a constant size: inline moves. */
+static __always_inline void tmpl_copy_tmpl_memcpy(struct page *page,
+						  const struct page *template,
+						  const unsigned int size)
+{
+	__builtin_memcpy(page, template, size);
+}
+
+/* The series before its fixed-size fastpaths: a __memcpy_flushcache() call. */
+static __always_inline void
+tmpl_copy_tmpl_nt_generic(struct page *page, const struct page *template,
+			  const unsigned int size)
+{
+	__memcpy_flushcache(page, template, size);
+}
+
+/* The series: memcpy_nt() of a constant size, inline MOVNTI. */
+static __always_inline void tmpl_copy_tmpl_nt_fixed(struct page *page,
+						    const struct page *template,
+						    const unsigned int size)
+{
+	memcpy_nt(page, template, size);
+}
+
+/* The project's: the kernel's nocache copy, which fences each copy. */
+static __always_inline void tmpl_copy_tmpl_nocache(struct page *page,
+						   const struct page *template,
+						   const unsigned int size)
+{
+	memcpy_nocache(page, template, size);
+}
+
+/* The project's: a call to its SSE2 MOVNTDQ copy. */
+static __always_inline void tmpl_copy_tmpl_sse2_nt(struct page *page,
+						   const struct page *template,
+						   const unsigned int size)
+{
+	memcpy_sse2_nt(page, template, size);
+}
+
+/* The project's: a call to its AVX VMOVNTDQ copy. */
+static __always_inline void tmpl_copy_tmpl_avx_nt(struct page *page,
+						  const struct page *template,
+						  const unsigned int size)
+{
+	memcpy_avx_nt(page, template, size);
+}
+
+/* The project's: a call to its AVX-512 VMOVNTDQ copy. */
+static __always_inline void
+tmpl_copy_tmpl_avx512_nt(struct page *page, const struct page *template,
+			 const unsigned int size)
+{
+	memcpy_avx512_nt(page, template, size);
+}
+
+/* The project's: one inline MOVDIR64B, the whole 64-byte page. */
+static __always_inline void
+tmpl_copy_tmpl_movdir64b(struct page *page, const struct page *template,
+			 const unsigned int size)
+{
+	movdir64b(page, template);
+}
+
+/*
+ * One struct page from the template with the strategy's copy, a case per
+ * strategy of the list: its tmpl_copy_<name>() for a copy, nothing for
+ * the slow path and the fills. A write kind not named here fails to
+ * compile, and so does a copy strategy without its function.
+ */
+#define TMPL_COPY_PAGE_none(name)
+#define TMPL_COPY_PAGE_copy(name) tmpl_copy_##name(page, template, size);
+#define TMPL_COPY_PAGE_copy_sized TMPL_COPY_PAGE_copy
+#define TMPL_COPY_PAGE_fill(name)
+#define TMPL_COPY_PAGE_CASE(name, COPY, write, ...)                          \
+	case MEMMAP_##COPY:                                                   \
+		TMPL_COPY_PAGE_##write(name) break;
 static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
 					   const unsigned int size,
 					   struct page *page,
 					   const struct page *template)
 {
 	switch (copy) {
-	case MEMMAP_SLOW:
-		break;
-	case MEMMAP_TMPL_MEMCPY:
-		/* the kernel's memcpy() of a constant size: inline moves */
-		__builtin_memcpy(page, template, size);
-		break;
-	case MEMMAP_TMPL_NT_GENERIC:
-		__memcpy_flushcache(page, template, size);
-		break;
-	case MEMMAP_TMPL_NT_FIXED:
-		memcpy_nt(page, template, size);
-		break;
-	case MEMMAP_TMPL_NOCACHE:
-		memcpy_nocache(page, template, size);
-		break;
-	case MEMMAP_TMPL_SSE2_NT:
-		memcpy_sse2_nt(page, template, size);
-		break;
-	case MEMMAP_TMPL_AVX_NT:
-		memcpy_avx_nt(page, template, size);
-		break;
-	case MEMMAP_TMPL_AVX512_NT:
-		memcpy_avx512_nt(page, template, size);
-		break;
-	case MEMMAP_TMPL_MOVDIR64B:
-		movdir64b(page, template);
-		break;
-	case MEMMAP_FILL_MOV:
-	case MEMMAP_FILL_MOVSB:
-	case MEMMAP_FILL_MOVNTI:
-	case MEMMAP_FILL_SSE2:
-	case MEMMAP_FILL_AVX:
-	case MEMMAP_FILL_AVX512:
+		MEMMAP_STRATEGIES(TMPL_COPY_PAGE_CASE)
 	case NR_MEMMAP_COPIES:
 		break;
 	}
 }
 
-/* @nr back-to-back copies of the template (fill strategies only). */
+/*
+ * A fill by struct page size, one chain for each layout set of the list:
+ * only the sizes of the set are named (a fill has functions for those
+ * alone), the last one in an else that takes every other size, whose
+ * loops are never emitted. Picked by the set's name, so the preprocessor
+ * resolves it and no call to a missing size is written at any -O; an
+ * entry with a set not named here fails to compile.
+ */
+#define TMPL_FILL_SIZES_MEMMAP_L_ALL(kind)                                   \
+	if (size == 64)                                                       \
+		tmpl_fill_##kind##_64(page, template, n);                     \
+	else if (size == 80)                                                  \
+		tmpl_fill_##kind##_80(page, template, n);                     \
+	else                                                                  \
+		tmpl_fill_##kind##_96(page, template, n);
+#define TMPL_FILL_SIZES_MEMMAP_L_64_96(kind)                                 \
+	if (size == 64)                                                       \
+		tmpl_fill_##kind##_64(page, template, n);                     \
+	else                                                                  \
+		tmpl_fill_##kind##_96(page, template, n);
+#define TMPL_FILL_SIZES_MEMMAP_L_64(kind)                                    \
+	tmpl_fill_##kind##_64(page, template, n);
+
+/*
+ * @nr back-to-back copies of the template, a case per strategy of the
+ * list: for a fill, its tmpl_fill_<variant>_<size>() (a misspelt variant
+ * is an undeclared function, an error); nothing for the others.
+ */
+#define TMPL_FILL_none(kind, sizes)
+#define TMPL_FILL_copy(kind, sizes)
+#define TMPL_FILL_copy_sized(kind, sizes)
+#define TMPL_FILL_fill(kind, sizes) sizes(kind)
+#define TMPL_FILL_CASE(name, COPY, write, variant, nt, layouts, ...)         \
+	case MEMMAP_##COPY:                                                   \
+		TMPL_FILL_##write(variant, TMPL_FILL_SIZES_##layouts) break;
 static __always_inline void tmpl_fill(const enum memmap_copy copy,
 				      const unsigned int size,
 				      struct page *page,
@@ -329,48 +420,8 @@ static __always_inline void tmpl_fill(const enum memmap_copy copy,
 	size_t n = nr * size;
 
 	switch (copy) {
-	case MEMMAP_FILL_MOV:
-		if (size == 64)
-			tmpl_fill_mov_64(page, template, n);
-		else if (size == 80)
-			tmpl_fill_mov_80(page, template, n);
-		else
-			tmpl_fill_mov_96(page, template, n);
-		break;
-	case MEMMAP_FILL_MOVSB:
-		if (size == 64)
-			tmpl_fill_movsb_64(page, template, n);
-		else if (size == 80)
-			tmpl_fill_movsb_80(page, template, n);
-		else
-			tmpl_fill_movsb_96(page, template, n);
-		break;
-	case MEMMAP_FILL_MOVNTI:
-		if (size == 64)
-			tmpl_fill_movnti_64(page, template, n);
-		else if (size == 80)
-			tmpl_fill_movnti_80(page, template, n);
-		else
-			tmpl_fill_movnti_96(page, template, n);
-		break;
-	case MEMMAP_FILL_SSE2:
-		if (size == 64)
-			tmpl_fill_sse2_64(page, template, n);
-		else if (size == 80)
-			tmpl_fill_sse2_80(page, template, n);
-		else
-			tmpl_fill_sse2_96(page, template, n);
-		break;
-	case MEMMAP_FILL_AVX:
-		if (size == 64)
-			tmpl_fill_avx_64(page, template, n);
-		else
-			tmpl_fill_avx_96(page, template, n);
-		break;
-	case MEMMAP_FILL_AVX512:
-		tmpl_fill_avx512_64(page, template, n);
-		break;
-	default:
+		MEMMAP_STRATEGIES(TMPL_FILL_CASE)
+	case NR_MEMMAP_COPIES:
 		break;
 	}
 }

@@ -265,8 +265,8 @@ void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out_buf,
  * With the sanitizer runtime's symbolizer: the innermost frame (the store
  * itself), the first frame outside arch/x86 that inlined it (which copy)
  * and the function it all was inlined into, e.g. "movnti_store_u64
- * model/arch/x86/include/asm/string_64.h:65 via tmpl_copy_page
- * model/mm/mm_init.c:389
+ * model/arch/x86/include/asm/string_64.h:65 via tmpl_copy_tmpl_nt_fixed
+ * model/mm/mm_init.c:311
  * in memmap_init_MEMMAP_TMPL_NT_FIXED_PAGE_LAYOUT_64".
  */
 void plat_symbolize(uptr ip, char *buf, size_t len)
