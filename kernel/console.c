@@ -4,6 +4,7 @@
 #include "kernel/delay.h"
 #include "kernel/fbcon.h"
 #include "kernel/io.h"
+#include "lib/report_count.h"
 
 #define DEBUGCON_PORT 0xe9
 
@@ -72,6 +73,7 @@ void plat_console_write(const char *s, size_t len)
 			break; /* taken over: released below as ours */
 		cpu_relax();
 	}
+	report_counter_feed(&console_results, s, len);
 	serial_write(&console.uart, s, len);
 	fbcon_write(s, len);
 	if (console.debugcon)

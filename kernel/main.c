@@ -26,6 +26,7 @@
 #include "lib/machine_options.h"
 #include "lib/options.h"
 #include "lib/printf.h"
+#include "lib/report_count.h"
 #include "version.h"
 #include "lib/run_context.h"
 #include "lib/scale.h"
@@ -41,6 +42,7 @@ static struct boot_info *boot;
 static void __noreturn finish(bool failed)
 {
 	failed = failed || totals.failed;
+	report_count_print();
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
 	if (opt_on_finish == FINISH_HALT && fbcon_present()) {

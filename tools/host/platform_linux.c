@@ -21,6 +21,7 @@
 
 #include "include/platform.h"
 #include "arch/x86/tsc.h"
+#include "lib/report_count.h"
 #include "lib/timing.h"
 #include "tools/host/platform_linux.h"
 
@@ -28,6 +29,7 @@ static u64 host_tsc_khz;
 
 void plat_console_write(const char *s, size_t len)
 {
+	report_counter_feed(&console_results, s, len);
 	fwrite(s, 1, len, stdout);
 	/* Results are printed the moment they exist, even into a pipe. */
 	if (memchr(s, '\n', len))
