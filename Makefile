@@ -36,7 +36,8 @@ PYTHON := python3
 
 # Sources: each directory is globbed, so a new file needs no Makefile edit.
 PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c \
-	model/*.c model/mm/*.c model/arch/x86/lib/*.c tests/*.c \
+	model/*.c model/mm/*.c model/arch/x86/lib/*.c model/drivers/nvdimm/*.c \
+	tests/*.c \
 	tests/engines/*.c)
 IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS)
 IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
@@ -69,6 +70,14 @@ IMAGE_LDFLAGS := -nostdlib -znocombreloc -T linker.ld -shared -Bsymbolic \
 LIBGCC := $(shell $(CC) -print-libgcc-file-name)
 
 HOST_CFLAGS := $(COMMON_CFLAGS) -DNTB_HOSTED -mgeneral-regs-only -pthread
+
+# The model's objects (model/) take the kernel's code generation for C
+# on top of the general-register-only code every build has: no red zone,
+# and no jump tables, as in a retpoline build (Debian's). docs/model.md,
+# "The compiled shape", says which kernel flags are left out and why.
+MODEL_KERNEL_CFLAGS := -mno-red-zone -fno-jump-tables
+$(B)/image/model/%.o $(B)/host-test/model/%.o $(B)/host-bench/model/%.o: \
+	MODEL_CFLAGS := $(MODEL_KERNEL_CFLAGS)
 HOST_TEST_CFLAGS := $(HOST_CFLAGS) -DNTB_HOST_TESTS -DNTB_NTCHECK -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
@@ -100,7 +109,7 @@ image: $(B)/BOOTX64.EFI
 $(B)/image/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(IMAGE_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(IMAGE_CFLAGS) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/image/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
@@ -121,12 +130,12 @@ $(B)/BOOTX64.EFI: $(B)/ntboot.so
 $(B)/host-test/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
-	$(Q)$(CC) $(HOST_TEST_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(HOST_TEST_CFLAGS) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/host-bench/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $< (bench)"
-	$(Q)$(CC) $(HOST_BENCH_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/host/ntboot-test: $(HOST_TEST_OBJS)
 	@mkdir -p $(dir $@)

@@ -13,6 +13,7 @@
 #define __maybe_unused __attribute__((unused))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __section(s) __attribute__((section(s)))
+#define fallthrough __attribute__((__fallthrough__))
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

@@ -150,11 +150,13 @@ static const char *x3(u64 v)
 int verdict_format(char *buf, size_t len, const struct verdict *v)
 {
 	const struct verdict_claim *cl = v->claim;
-	char where[48], posted[16], ci[48], p[24];
+	char where[64], posted[16], ci[48], p[24];
 
 	if (v->where.mode)
-		ntb_snprintf(where, sizeof(where), "page_size=%u mode=%s",
-			     v->where.page_size, v->where.mode);
+		ntb_snprintf(where, sizeof(where), "page_size=%u mode=%s%s%s",
+			     v->where.page_size, v->where.mode,
+			     v->where.map ? " map=" : "",
+			     v->where.map ? v->where.map : "");
 	else
 		ntb_snprintf(where, sizeof(where), "chunk=%llu",
 			     v->where.chunk);

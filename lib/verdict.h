@@ -62,6 +62,7 @@ struct verdict_config {
 	const char *suite;
 	unsigned int page_size; /* bench_memmap_init */
 	const char *mode;	/* bench_memmap_init */
+	const char *map;	/* bench_memmap_init: "dev" or "mem", or NULL */
 	u64 chunk;		/* bench_nocache_copy */
 	const char *copy_clean; /* bench_nocache_copy: the kernel's method */
 };

@@ -182,13 +182,40 @@ void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
 	cfg->kmsan = layout < NR_PAGE_LAYOUTS && page_layout(layout)->kmsan;
 }
 
-void memmap_config_namespace(struct memmap_config *cfg,
-			     enum page_layout_id layout, unsigned int order,
-			     u64 bytes)
+int memmap_config_namespace(struct memmap_config *cfg,
+			    enum page_layout_id layout, unsigned int order,
+			    u64 bytes, enum nd_pfn_mode map, char *unreachable,
+			    size_t len)
 {
+	const struct page_layout *l = page_layout(layout);
+	/* nd_pfn_default_alignment(), or the 1 GiB a devdax1g namespace asks */
+	u64 align = order == MEMMAP_ORDER_DEVDAX_1G ? SZ_1G : SZ_2M;
+	struct nd_pfn_layout nd;
+	char why[160];
+
 	memmap_config_init(cfg, layout, order,
 			   order ? MEMORY_DEVICE_GENERIC : MEMORY_DEVICE_FS_DAX,
 			   MEMMAP_DEFAULT_START_PFN, bytes >> PAGE_SHIFT);
+	cfg->map = map;
+	unreachable[0] = '\0';
+	if (map != PFN_MODE_PMEM)
+		return 0;
+	if (nd_pfn_layout(map, bytes, align, l->size, l->kmsan, &nd, why,
+			  sizeof(why))) {
+		/* The kernel refuses: lay it out as CONFIG_NVDIMM_KMSAN would. */
+		ntb_snprintf(unreachable, len, "%s", why);
+		if (nd_pfn_layout(map, bytes, align, l->size, true, &nd, why,
+				  sizeof(why))) {
+			ntb_snprintf(unreachable, len, "%s", why);
+			return -1;
+		}
+	}
+	cfg->altmap = true;
+	cfg->altmap_reserve = nd.reserve;
+	cfg->altmap_free = nd.free;
+	/* vmemmap_can_optimize(): never with an altmap */
+	cfg->vmemmap_optimize = false;
+	return 0;
 }
 
 /* Where device pages start: after the altmap's reserve and free pfns. */

@@ -32,6 +32,7 @@
 #define NTBOOT_MODEL_MEMMAP_H
 
 #include "include/types.h"
+#include "model/drivers/nvdimm/pfn_devs.h"
 #include "model/include/linux/memremap.h"
 #include "model/include/linux/mm_types.h"
 #include "model/include/linux/pageblock-flags.h"
@@ -109,7 +110,7 @@ enum memmap_drain_point {
 };
 
 /* Folio orders of the namespace modes. */
-#define MEMMAP_ORDER_FSDAX 0	/* fsdax, map=dev: order-0 pages */
+#define MEMMAP_ORDER_FSDAX 0	/* fsdax: order-0 pages */
 #define MEMMAP_ORDER_DEVDAX_2M 9
 #define MEMMAP_ORDER_DEVDAX_1G 18
 
@@ -139,6 +140,8 @@ struct memmap_config {
 	bool altmap;
 	unsigned long altmap_reserve;
 	unsigned long altmap_free;
+	/* ndctl's --map of the namespace (memmap_config_namespace()) */
+	enum nd_pfn_mode map;
 	const char *strategy;		/* NULL: "slow" */
 	bool drain;			/* false: no SFENCE at all (research) */
 	/*
@@ -186,12 +189,24 @@ void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
 			unsigned long start_pfn, unsigned long nr_pages);
 
 /*
- * A namespace of @bytes in mode @order: fsdax uses MEMORY_DEVICE_FS_DAX,
- * devdax MEMORY_DEVICE_GENERIC, as nd_pmem and dax_pmem do.
+ * A namespace of @bytes in mode @order as ndctl creates it with
+ * --map=@map: fsdax uses MEMORY_DEVICE_FS_DAX, devdax
+ * MEMORY_DEVICE_GENERIC, as nd_pmem and dax_pmem do. map=dev (ndctl's
+ * default, the postings'): the altmap nd_pfn_init() lays out (data
+ * aligned to 2 MiB, 1 GiB for devdax1g), the memmap in the namespace,
+ * device pages from vmem_altmap_offset() on, no vmemmap deduplication
+ * (vmemmap_can_optimize() is false with an altmap). map=mem: the memmap
+ * in system memory, every pfn a device page, devdax's vmemmap
+ * deduplicated. Where the kernel refuses the namespace (a struct page
+ * over 64 bytes with map=dev and no CONFIG_NVDIMM_KMSAN) @unreachable
+ * gets its reason and the model lays it out as CONFIG_NVDIMM_KMSAN
+ * would; else it is "". Returns -1 (the reason in @unreachable) when
+ * no layout exists (a namespace too small for its memmap).
  */
-void memmap_config_namespace(struct memmap_config *cfg,
-			     enum page_layout_id layout, unsigned int order,
-			     u64 bytes);
+int memmap_config_namespace(struct memmap_config *cfg,
+			    enum page_layout_id layout, unsigned int order,
+			    u64 bytes, enum nd_pfn_mode map, char *unreachable,
+			    size_t len);
 
 /* 0, or -1 with the reason in @why. */
 int memmap_config_check(const struct memmap_config *cfg, char *why,

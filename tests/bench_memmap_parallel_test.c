@@ -280,13 +280,15 @@ static void par_report(struct kunit *test, const struct memmap_strategy *s,
 			best_k = c->k;
 		}
 		kunit_diag("# metric suite=bench_memmap_parallel strategy=%s "
-			"page_size=%u layout=%s mode=%s pages=%lu bytes=%llu "
+			"page_size=%u layout=%s mode=%s map=%s pages=%lu "
+			"bytes=%llu "
 			"cpus=%u cpus_used=%u runs=%u first_ns=%llu "
 			"median_ns=%llu min_ns=%llu max_ns=%llu mean_ns=%llu "
 			"stddev_ns=%llu gbps=%s gbps_per_cpu=%s speedup=%s "
 			"drain=%s",
 			s->name, size, m->layout->name,
-			memmap_mode_name(m->cfg.order), m->cfg.nr_pages, bytes,
+			memmap_mode_name(m->cfg.order),
+			nd_pfn_mode_name(m->cfg.map), m->cfg.nr_pages, bytes,
 			c->k, c->used, res->runs, res->first_ns,
 			res->median_ns, res->min_ns, res->max_ns, res->mean_ns,
 			res->stddev_ns, bench_gbps(bytes, res->median_ns),
@@ -400,7 +402,16 @@ static void parallel_init_scaling(struct kunit *test)
 				   memmap_mode_name(order));
 			continue;
 		}
-		memmap_config_namespace(&cfg, l->id, order, ns);
+		/*
+		 * map=mem: the work split hands each CPU a range of pfns
+		 * from the namespace's start, which an altmap would move.
+		 */
+		if (memmap_config_namespace(&cfg, l->id, order, ns,
+					    PFN_MODE_RAM, why, sizeof(why))) {
+			kunit_fail_at(test, __FILE__, __LINE__, "%s: %s",
+				      memmap_mode_name(order), why);
+			continue;
+		}
 		cfg.drain = opt_drain;
 		/* the series' claims on every layout: memmap_unreachable() says where */
 		cfg.ungated = true;

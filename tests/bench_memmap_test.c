@@ -479,13 +479,18 @@ static unsigned int bench_one_config(struct kunit *test,
 	u64 slow_ns = 0, limit_ns = 0, bytes;
 	unsigned long written;
 	static struct bench_unreachable unreachable;
-	char why[120], config[64], ctx[96], where[96];
+	char why[120], config[80], ctx[112], where[112], unreach[200];
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	unsigned int done = 0;
 	u32 n = 0, nv = 0;
 	int best;
 
-	memmap_config_namespace(&cfg, l->id, order, ns);
+	if (memmap_config_namespace(&cfg, l->id, order, ns, opt_map, unreach,
+				    sizeof(unreach))) {
+		kunit_fail_at(test, __FILE__, __LINE__, "page_size=%u %s: %s",
+			      l->size, memmap_mode_name(order), unreach);
+		return 0;
+	}
 	cfg.drain = opt_drain;
 	/* the series' claims on every layout: memmap_unreachable() says where */
 	cfg.ungated = true;
@@ -496,8 +501,8 @@ static unsigned int bench_one_config(struct kunit *test,
 	}
 	written = memmap_pages_written(&m);
 	bytes = (u64)written * l->size;
-	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s", l->size,
-		     memmap_mode_name(order));
+	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s map=%s",
+		     l->size, memmap_mode_name(order), nd_pfn_mode_name(opt_map));
 	ntb_snprintf(ctx, sizeof(ctx), " for=bench_memmap_init %s", config);
 	add_fills(test, contenders, entries, &n, buf, bytes, config, seed);
 
@@ -529,6 +534,10 @@ static unsigned int bench_one_config(struct kunit *test,
 	ntb_snprintf(where, sizeof(where), "%s layout=%s", config, l->name);
 	if (!test->quiet)
 		bench_unreachable_print(&unreachable, where);
+	/* A namespace the kernel would not create: timed, and said so. */
+	if (unreach[0] && !test->quiet && n)
+		kunit_diag("# unreachable: %s strategies=all: %s\n", where,
+			   unreach);
 	unreachable.nr = 0;
 	if (!n || bench_interleave(entries, n, opt_runs, seed,
 				   "bench_memmap_init")) {
@@ -562,14 +571,16 @@ static unsigned int bench_one_config(struct kunit *test,
 		if (test->quiet)
 			continue;
 		kunit_diag("# metric suite=bench_memmap_init strategy=%s "
-			"page_size=%u layout=%s mode=%s pages=%lu written=%lu "
+			"page_size=%u layout=%s mode=%s map=%s pages=%lu "
+			"written=%lu "
 			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
 			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
 			"drain=%s %snode=%d limit_ns=%llu "
 			"beats_limit=%d",
 			contenders[i].name, l->size, l->name,
-			memmap_mode_name(order), m.nr_initialised, written,
+			memmap_mode_name(order), nd_pfn_mode_name(opt_map),
+			m.nr_initialised, written,
 			bytes, r->runs, r->first_ns, r->median_ns, r->min_ns,
 			r->max_ns, r->mean_ns, r->stddev_ns,
 			bench_fixed(r->median_ns, m.nr_initialised, 3),
@@ -601,7 +612,8 @@ static unsigned int bench_one_config(struct kunit *test,
 		verdict_publish(&(struct verdict_config){
 					.suite = "bench_memmap_init",
 					.page_size = l->size,
-					.mode = memmap_mode_name(order) },
+					.mode = memmap_mode_name(order),
+					.map = nd_pfn_mode_name(opt_map) },
 				vs, nv);
 	memmap_destroy(&m);
 	return done;

@@ -425,8 +425,11 @@ static int pl_init(struct kunit_suite *suite, char *reason, size_t len)
 		ntb_snprintf(reason, len, "too little memory for a memmap");
 		return -1;
 	}
-	memmap_config_namespace(&cfg, l->id, MEMMAP_ORDER_FSDAX,
-				pl.namespace_bytes);
+	/* map=mem: the pollution is measured against the whole memmap */
+	if (memmap_config_namespace(&cfg, l->id, MEMMAP_ORDER_FSDAX,
+				    pl.namespace_bytes, PFN_MODE_RAM, reason,
+				    len))
+		return -1;
 	cfg.drain = opt_drain;
 	/* the series' claims on every layout: memmap_unreachable() says where */
 	cfg.ungated = true;

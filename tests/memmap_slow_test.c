@@ -316,13 +316,21 @@ static void config_check(struct kunit *test)
 	cfg.altmap_free = cfg.nr_pages;
 	KUNIT_EXPECT_EQ(test, memmap_config_check(&cfg, why, sizeof(why)), -1);
 
-	/* a namespace size in bytes */
-	memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 0, 100ULL << 30);
+	/* a namespace size in bytes, map=mem: no altmap */
+	KUNIT_EXPECT_EQ(test,
+			memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 0,
+						100ULL << 30, PFN_MODE_RAM,
+						why, sizeof(why)),
+			0);
 	KUNIT_EXPECT_EQ(test, cfg.nr_pages, 26214400);
 	KUNIT_EXPECT_EQ(test, cfg.type, MEMORY_DEVICE_FS_DAX);
+	KUNIT_EXPECT_FALSE(test, cfg.altmap);
+	KUNIT_EXPECT_TRUE(test, cfg.vmemmap_optimize);
 	KUNIT_EXPECT_EQ(test, memmap_bytes(&cfg), 26214400ULL * 64);
-	memmap_config_namespace(&cfg, PAGE_LAYOUT_96, 9, 100ULL << 30);
+	memmap_config_namespace(&cfg, PAGE_LAYOUT_96, 9, 100ULL << 30,
+				PFN_MODE_RAM, why, sizeof(why));
 	KUNIT_EXPECT_EQ(test, cfg.type, MEMORY_DEVICE_GENERIC);
+	KUNIT_EXPECT_STREQ(test, why, "");
 	KUNIT_EXPECT_EQ(test, memmap_bytes(&cfg), 26214400ULL * 96);
 
 	/* the namespace modes of the options */

@@ -89,7 +89,7 @@ static __always_inline void __init_single_page(const struct page_layout *l,
  * mainline since FS_DAX pages became refcounted folios; 6.12 set it to 0
  * only for DEVICE_PRIVATE and DEVICE_COHERENT.
  */
-static __always_inline void __init_zone_device_page(const struct memmap *m,
+static __always_inline void init_zone_device_page_body(const struct memmap *m,
 						    const struct page_layout *l,
 						    struct page *page,
 						    unsigned long pfn,
@@ -122,6 +122,56 @@ static __always_inline void __init_zone_device_page(const struct memmap *m,
 		set_page_count(page, 0);
 		break;
 	case MEMORY_DEVICE_GENERIC:
+		break;
+	}
+}
+
+/*
+ * The kernel's __init_zone_device_page() is static, called from two
+ * places, and GCC keeps it out of line: the slow path makes one call per
+ * struct page (docs/model.md, "The compiled shape"). The model has one
+ * copy per layout, each with its struct page size folded in, and the
+ * same call per page.
+ */
+#define DEFINE_INIT_ZONE_DEVICE_PAGE(lid)                                    \
+	static __noinline void __init_zone_device_page_##lid(                 \
+		const struct memmap *m, struct page *page, unsigned long pfn, \
+		unsigned long zone_idx, int nid, struct dev_pagemap *pgmap)   \
+	{                                                                     \
+		init_zone_device_page_body(m, &page_layouts[lid], page, pfn,  \
+					   zone_idx, nid, pgmap);             \
+	}
+DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_64)
+DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_80_KMSAN)
+DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_80_CPUPID)
+DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_96)
+
+static __always_inline void
+__init_zone_device_page(const struct memmap *m, const struct page_layout *l,
+			struct page *page, unsigned long pfn,
+			unsigned long zone_idx, int nid,
+			struct dev_pagemap *pgmap)
+{
+	switch (l->id) {
+	case PAGE_LAYOUT_64:
+		__init_zone_device_page_PAGE_LAYOUT_64(m, page, pfn, zone_idx,
+						       nid, pgmap);
+		break;
+	case PAGE_LAYOUT_80_KMSAN:
+		__init_zone_device_page_PAGE_LAYOUT_80_KMSAN(m, page, pfn,
+							     zone_idx, nid,
+							     pgmap);
+		break;
+	case PAGE_LAYOUT_80_CPUPID:
+		__init_zone_device_page_PAGE_LAYOUT_80_CPUPID(m, page, pfn,
+							      zone_idx, nid,
+							      pgmap);
+		break;
+	case PAGE_LAYOUT_96:
+		__init_zone_device_page_PAGE_LAYOUT_96(m, page, pfn, zone_idx,
+						       nid, pgmap);
+		break;
+	default:
 		break;
 	}
 }

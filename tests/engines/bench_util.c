@@ -33,6 +33,16 @@ DEFINE_OPTION_FLAGS(mode, MODE_FSDAX | MODE_DEVDAX2M, mode_words,
 		    "modes are fsdax, devdax2m, devdax1g",
 		    "namespace modes: fsdax,devdax2m,devdax1g");
 
+static const struct opt_word map_words[] = {
+	{ "dev", PFN_MODE_PMEM },
+	{ "mem", PFN_MODE_RAM },
+	{ NULL },
+};
+DEFINE_OPTION_ENUM(enum nd_pfn_mode, map, PFN_MODE_PMEM, map_words,
+		   "where the namespace's memmap lives, as ndctl's --map: dev "
+		   "(in the namespace, behind an altmap: ndctl's default and "
+		   "the postings') or mem");
+
 #define DEFAULT_L2 (1ull << 20)
 #define DEFAULT_LLC (32ull << 20)
 

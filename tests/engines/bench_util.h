@@ -10,6 +10,7 @@
 
 #include "include/types.h"
 #include "lib/options.h"
+#include "model/drivers/nvdimm/pfn_devs.h"
 
 /*
  * The benchmarked namespace: namespace= (bytes), layout= (struct page
@@ -18,6 +19,7 @@
 extern u64 opt_namespace;
 extern struct opt_u32_list opt_layout;
 extern u32 opt_mode;
+extern enum nd_pfn_mode opt_map;
 
 struct kunit;
 
