@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "boot/efi_memmap.h"
 
+/* UEFI 2.5's EfiPersistentMemory, which gnu-efi's headers lack. */
+#define EFI_PERSISTENT_MEMORY 14
+
 enum phys_type efi_type_to_phys(UINT32 efi_type)
 {
 	switch (efi_type) {
@@ -24,8 +27,10 @@ enum phys_type efi_type_to_phys(UINT32 efi_type)
 		return PHYS_MMIO;
 	case EfiUnusableMemory:
 		return PHYS_UNUSABLE;
+	case EFI_PERSISTENT_MEMORY:
+		return PHYS_PERSISTENT;
 	default:
-		/* Reserved, PalCode, persistent memory, unknown types. */
+		/* Reserved, PalCode, unknown types. */
 		return PHYS_RESERVED;
 	}
 }

@@ -46,6 +46,14 @@ void plat_free(void *p, size_t size);
 u64 plat_mem_available(void);
 
 /*
+ * The machine's persistent memory, mapped write-back, for a benchmark to
+ * place its memmap in (memmap_in=): the largest range, where it was
+ * found (@source: "nfit", "efi") or, when there is none, why not. 0 or
+ * -1. One user at a time: the range is handed out whole.
+ */
+int plat_pmem_region(u64 *base, u64 *size, const char **source);
+
+/*
  * The effective-frequency clock of the calling CPU: @cycles it ran at its
  * actual frequency and the @ns of reference time they took, both counted
  * only while it ran. Over an interval, cycles per ns is the effective

@@ -16,6 +16,7 @@
 #include "kernel/msr.h"
 #include "kernel/pat.h"
 #include "kernel/smp.h"
+#include "kernel/pmem.h"
 #include "kernel/power.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
@@ -154,12 +155,11 @@ static void print_header(void)
 		smp_report.trampoline, smp_report.why_not[0] ? " note=" : "",
 		smp_report.why_not);
 	if (watchdog_enabled())
-		kprintf("# watchdog cpu=%u timeout_s=%u\n", num_online_cpus() - 1,
-			watchdog_timeout_s());
+		kprintf("# watchdog cpu=%u timeout_s=%u\n",
+			num_online_cpus() - 1, watchdog_timeout_s());
 	else
 		kprintf("# watchdog off (%s)\n",
-			!opt_watchdog ? "watchdog=off" :
-						  "needs a second CPU");
+			!opt_watchdog ? "watchdog=off" : "needs a second CPU");
 	kprintf("# console uart=%s,0x%llx baud=%u source=%s present=%d%s\n",
 		uart_access_name(console.uart.access), console.uart.base,
 		console.uart.baud, console_source_name(console.source),
@@ -168,14 +168,19 @@ static void print_header(void)
 		kprintf("# screen %ux%u stride=%u fb=0x%llx\n", boot->fb.width,
 			boot->fb.height, boot->fb.stride, boot->fb.base);
 	else
-		kprintf("# screen none%s\n", boot->fb.base ? " (no memory)" :
-							   " (no GOP framebuffer)");
+		kprintf("# screen none%s\n", boot->fb.base
+						     ? " (no memory)"
+						     : " (no GOP framebuffer)");
 	kprintf("# numa nodes=%u", srat.nr_nodes);
 	for (u32 i = 0; i < srat.nr_nodes; i++)
 		kprintf(" node%u_cpus=%u node%u_mib=%llu", srat.node_ids[i],
 			srat.node_cpus[i], srat.node_ids[i],
 			srat.node_mem[i] >> 20);
+	if (srat.nr_hotplug_ranges)
+		kprintf(" hotplug_ranges=%u hotplug_mib=%llu",
+			srat.nr_hotplug_ranges, srat.hotplug_bytes >> 20);
 	kprintf("%s\n", srat.nr_nodes ? "" : " (no SRAT: one node)");
+	pmem_print_header();
 	for (u32 i = 0; i < acpi.nr_problems; i++)
 		kprintf("# acpi problem: %s\n", acpi.problems[i]);
 	if (boot->load_options_binary)
@@ -186,17 +191,18 @@ static void print_header(void)
 		boot->load_options, boot->cfg_found ? "found:" : "absent",
 		boot->cfg_found ? boot->cfg_path : "",
 		opt_suite[0] ? opt_suite : "all",
-		opt_on_finish == FINISH_HALT ?
-			"halt" :
-			(opt_on_finish == FINISH_REBOOT ? "reboot" :
-								  "poweroff"));
+		opt_on_finish == FINISH_HALT
+			? "halt"
+			: (opt_on_finish == FINISH_REBOOT ? "reboot"
+							  : "poweroff"));
 }
 
 /*
  * The firmware's console choice, read before anything is printed: the
  * tables are plain memory, and the scan reports problems only into @acpi.
  */
-static const struct acpi_spcr_info *firmware_console(struct acpi_spcr_info *spcr)
+static const struct acpi_spcr_info *
+firmware_console(struct acpi_spcr_info *spcr)
 {
 	if (acpi_scan(boot->rsdp, &acpi) ||
 	    acpi_parse_spcr(acpi_find(&acpi, "SPCR"), spcr))
@@ -215,9 +221,16 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 	t = acpi_find(&acpi, "SRAT");
 	if (t && acpi_parse_srat(t, &srat))
 		kprintf("# acpi: SRAT unusable\n");
+	if (srat.truncated)
+		kprintf("# acpi: SRAT entry runs past the table end, or more "
+			"than %u memory ranges; rest ignored\n",
+			ACPI_MAX_MEM_RANGES);
 	t = acpi_find(&acpi, "FACP");
 	if (t && acpi_parse_fadt_pm_timer(t, pm))
-		kprintf("# acpi: FADT has no usable PM timer\n");
+		kprintf(pm->hw_reduced
+				? "# acpi: hardware-reduced ACPI (FADT flag): no "
+				  "PM timer\n"
+				: "# acpi: FADT has no usable PM timer\n");
 	t = acpi_find(&acpi, "HPET");
 	if (t && acpi_parse_hpet(t, hpet))
 		kprintf("# acpi: HPET table unusable\n");
@@ -250,8 +263,8 @@ void kernel_main(struct boot_info *bi)
 	if (console.uart_requested && !console.uart.present)
 		kprintf("# console: no UART at %s 0x%llx (from %s); output only "
 			"on the debug port\n",
-			uart_access_name(console.uart.access), console.uart.base,
-			console_source_name(console.source));
+			uart_access_name(console.uart.access),
+			console.uart.base, console_source_name(console.source));
 	if (bi->options_bad) {
 		kprintf("1..0\n");
 		bail_out(bi->options_error);
@@ -259,29 +272,29 @@ void kernel_main(struct boot_info *bi)
 	if (!kunit_filter_matches_any(opt_suite, &bad)) {
 		kprintf("1..0\n");
 		kunit_list_suites();
-		ntb_snprintf(why, sizeof(why), "suite=%s: no suite matches '%s'",
-			     opt_suite, bad);
+		ntb_snprintf(why, sizeof(why),
+			     "suite=%s: no suite matches '%s'", opt_suite, bad);
 		bail_out(why);
 	}
-	if (!kunit_strategies_valid(opt_suite, opt_strategy,
-				    why, sizeof(why))) {
+	if (!kunit_strategies_valid(opt_suite, opt_strategy, why,
+				    sizeof(why))) {
 		kprintf("1..0\n");
 		kunit_list_suites();
 		bail_out(why);
 	}
-	kprintf("1..%u\n", opt_list ? 0 :
-					      kunit_count_selected(opt_suite));
+	kprintf("1..%u\n", opt_list ? 0 : kunit_count_selected(opt_suite));
 
 	firmware_tables(&pm, &hpet);
 	mmio[0] = hpet;
 	mmio[1] = madt.lapic_base;
 	/* A memory-mapped console UART must stay mapped under our tables. */
-	mmio[2] = console.uart.present && console.uart.access != UART_IO ?
-			  console.uart.base :
-			  0;
+	mmio[2] = console.uart.present && console.uart.access != UART_IO
+			  ? console.uart.base
+			  : 0;
 	pat_init();
 	if (memory_init(bi, mmio, ARRAY_SIZE(mmio), why, sizeof(why)))
 		bail_out(why);
+	pmem_init(&acpi, &bi->map);
 	if (bi->fb.base && !memory_map_wc(bi->fb.base, bi->fb.size))
 		fbcon_init(&bi->fb);
 	fpu_init();

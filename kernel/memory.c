@@ -127,6 +127,22 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 	return 0;
 }
 
+int memory_map_wb(u64 base, u64 size)
+{
+	struct pgtable_alloc pa = { .alloc_table = alloc_table,
+				    .ctx = &kmem.fa };
+	u64 start = ALIGN_DOWN(base, SZ_4K);
+	u64 end = ALIGN_UP(base + size, SZ_4K);
+	int rc;
+
+	if (end > PGTABLE_IDENTITY_MAX)
+		return -1;
+	rc = pgtable_map_range(kmem.pml4, start, end - start,
+			       _PAGE_PRESENT | _PAGE_RW, &pa, &kmem.pt_stats);
+	write_cr3((u64)(uptr)kmem.pml4);
+	return rc;
+}
+
 int memory_map_wc(u64 base, u64 size)
 {
 	struct pgtable_alloc pa = { .alloc_table = alloc_table,

@@ -35,6 +35,9 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 /* Map [base, base + size) write-combining (the framebuffer). 0 or -1. */
 int memory_map_wc(u64 base, u64 size);
 
+/* Map [base, base + size) write-back (persistent memory). 0 or -1. */
+int memory_map_wb(u64 base, u64 size);
+
 /* Frames below this stay untouched (the AP trampoline will live there). */
 #define LOW_MEMORY_RESERVE SZ_1M
 

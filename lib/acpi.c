@@ -3,7 +3,8 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-/* Tables bigger than this are not believed (the largest real DSDTs are ~1 MiB). */
+/* Tables bigger than this are not believed (the largest real DSDTs are ~1 MiB).
+ */
 #define ACPI_TABLE_MAX_LEN (16u << 20)
 
 bool acpi_checksum_ok(const void *p, size_t len)
@@ -79,7 +80,8 @@ int acpi_scan(u64 rsdp_addr, struct acpi_info *info)
 
 	if (rsdp->revision >= 2 && rsdp->xsdt_address) {
 		if (rsdp->length < 36 || !acpi_checksum_ok(rsdp, 36)) {
-			problem(info, "RSDP extended checksum wrong; using RSDT");
+			problem(info,
+				"RSDP extended checksum wrong; using RSDT");
 		} else {
 			root = check_table(info, rsdp->xsdt_address);
 			if (root && !memcmp(root->signature, "XSDT", 4)) {
@@ -132,6 +134,7 @@ const struct acpi_table_header *acpi_find(const struct acpi_info *info,
 #define FADT_FLAGS 112
 #define FADT_X_PM_TMR_BLK 208
 #define FADT_FLAG_TMR_VAL_EXT (1u << 8)
+#define FADT_FLAG_HW_REDUCED_ACPI (1u << 20)
 
 int acpi_parse_fadt_pm_timer(const struct acpi_table_header *fadt,
 			     struct acpi_pm_timer *pm)
@@ -143,6 +146,10 @@ int acpi_parse_fadt_pm_timer(const struct acpi_table_header *fadt,
 	if (!fadt || fadt->length < FADT_FLAGS + 4)
 		return -1;
 	memcpy(&flags, b + FADT_FLAGS, 4);
+	if (flags & FADT_FLAG_HW_REDUCED_ACPI) {
+		pm->hw_reduced = true;
+		return -1;
+	}
 	if (fadt->length >= FADT_X_PM_TMR_BLK + 12) {
 		struct acpi_generic_address gas;
 
@@ -248,7 +255,7 @@ int acpi_parse_madt(const struct acpi_table_header *madt,
 int acpi_parse_spcr(const struct acpi_table_header *spcr,
 		    struct acpi_spcr_info *out)
 {
-	static const u32 bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
+	static const u32 bauds[8] = {0, 0, 0, 9600, 19200, 0, 57600, 115200};
 	struct acpi_generic_address gas;
 	const u8 *b = (const u8 *)spcr;
 	u8 type;
@@ -267,7 +274,8 @@ int acpi_parse_spcr(const struct acpi_table_header *spcr,
 	out->mmio = gas.space_id == 0;
 	out->address = gas.address;
 	/* Access size 3 (dword) or a 32-bit register width: 32-bit MMIO. */
-	out->reg_width = (gas.access_width == 3 || gas.bit_width == 32) ? 32 : 8;
+	out->reg_width =
+		(gas.access_width == 3 || gas.bit_width == 32) ? 32 : 8;
 	if (!out->mmio && (out->address > 0xfff8 || out->reg_width != 8))
 		return -1;
 	if (b[SPCR_BAUD_RATE] < ARRAY_SIZE(bauds))
@@ -279,6 +287,7 @@ int acpi_parse_spcr(const struct acpi_table_header *spcr,
 #define SRAT_MEM_AFFINITY 1
 #define SRAT_X2APIC_AFFINITY 2
 #define SRAT_ENABLED 1
+#define SRAT_HOT_PLUGGABLE (1u << 1) /* memory affinity flags */
 
 static int srat_node_index(struct acpi_srat_info *out, u32 domain)
 {
@@ -341,7 +350,12 @@ int acpi_parse_srat(const struct acpi_table_header *srat,
 			idx = srat_node_index(out, domain);
 			if (idx < 0)
 				continue;
-			out->node_mem[idx] += len;
+			if (flags & SRAT_HOT_PLUGGABLE) {
+				out->nr_hotplug_ranges++;
+				out->hotplug_bytes += len;
+			} else {
+				out->node_mem[idx] += len;
+			}
 			if (out->nr_ranges == ACPI_MAX_MEM_RANGES) {
 				out->truncated = true;
 				continue;

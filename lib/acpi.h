@@ -71,8 +71,14 @@ bool acpi_checksum_ok(const void *p, size_t len);
 
 struct acpi_pm_timer {
 	bool present;
+	/*
+	 * FADT flag HW_REDUCED_ACPI: the fixed hardware, the PM timer
+	 * included, is to be ignored (ACPI 6.5 5.2.9), whatever the FADT
+	 * says; no timer then.
+	 */
+	bool hw_reduced;
 	u16 port;
-	bool ext32;	/* 32-bit counter, else 24-bit */
+	bool ext32; /* 32-bit counter, else 24-bit */
 };
 
 /* From the FADT: the ACPI PM timer port (I/O space only). */
@@ -84,14 +90,14 @@ int acpi_parse_hpet(const struct acpi_table_header *hpet, u64 *base);
 
 struct acpi_madt_info {
 	u64 lapic_base;
-	u32 nr_cpus;		/* enabled, plus online-capable */
+	u32 nr_cpus; /* enabled, plus online-capable */
 	u32 nr_enabled;
 	u32 nr_online_capable;
 	u32 nr_disabled;
 	u32 nr_x2apic;
-	u32 apic_ids[256];	/* of usable CPUs, in table order */
+	u32 apic_ids[256]; /* of usable CPUs, in table order */
 	u32 nr_ids;
-	bool truncated;		/* an entry ran past the table end */
+	bool truncated; /* an entry ran past the table end */
 };
 
 int acpi_parse_madt(const struct acpi_table_header *madt,
@@ -99,11 +105,11 @@ int acpi_parse_madt(const struct acpi_table_header *madt,
 
 /* SPCR: the firmware's serial console (Microsoft's table, in ACPI 6.x). */
 struct acpi_spcr_info {
-	u8 interface_type;	/* 0 = 16550, 1 = 16450, 0x12 = 16550 (GAS) */
-	bool mmio;		/* else I/O port */
-	u8 reg_width;		/* bits per register access: 8 or 32 */
+	u8 interface_type; /* 0 = 16550, 1 = 16450, 0x12 = 16550 (GAS) */
+	bool mmio;	   /* else I/O port */
+	u8 reg_width;	   /* bits per register access: 8 or 32 */
 	u64 address;
-	u32 baud;		/* 0: leave as firmware set it */
+	u32 baud; /* 0: leave as firmware set it */
 };
 
 /* 0 for a 16550-compatible UART we can drive, -1 otherwise. */
@@ -115,10 +121,18 @@ int acpi_parse_spcr(const struct acpi_table_header *spcr,
 
 /* SRAT: which CPUs and which memory belong to which proximity domain. */
 struct acpi_srat_info {
-	u32 nr_nodes;			/* distinct enabled domains */
+	u32 nr_nodes; /* distinct enabled domains */
 	u32 node_ids[ACPI_MAX_NUMA_NODES];
 	u32 node_cpus[ACPI_MAX_NUMA_NODES];
-	u64 node_mem[ACPI_MAX_NUMA_NODES];	/* bytes */
+	u64 node_mem[ACPI_MAX_NUMA_NODES]; /* bytes present */
+	/*
+	 * Ranges flagged hot-pluggable (ACPI 6.5 5.2.16.2, bit 1): room for
+	 * memory that may be added, not memory that is there. Kept in
+	 * @ranges (a DIMM added there belongs to that node), not counted in
+	 * @node_mem.
+	 */
+	u32 nr_hotplug_ranges;
+	u64 hotplug_bytes;
 	u32 nr_ranges;
 	struct {
 		u64 base, size;

@@ -18,6 +18,7 @@ static const char *const phys_type_names[PHYS_NR_TYPES] = {
 	[PHYS_ACPI_RECLAIM] = "acpi_reclaim",
 	[PHYS_LOADER] = "loader",
 	[PHYS_RUNTIME] = "runtime",
+	[PHYS_PERSISTENT] = "persistent",
 	[PHYS_ACPI_NVS] = "acpi_nvs",
 	[PHYS_MMIO] = "mmio",
 	[PHYS_RESERVED] = "reserved",

@@ -17,6 +17,7 @@ enum phys_type {
 	PHYS_ACPI_RECLAIM,  /* ACPI tables: keep while we parse them */
 	PHYS_LOADER,	    /* the image, its stack, boot-info, tables */
 	PHYS_RUNTIME,	    /* UEFI runtime code/data: never touch */
+	PHYS_PERSISTENT,    /* persistent memory (EfiPersistentMemory) */
 	PHYS_ACPI_NVS,
 	PHYS_MMIO,
 	PHYS_RESERVED,

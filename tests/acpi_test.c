@@ -76,7 +76,7 @@ static struct fake_acpi *build(struct kunit *test)
 		m[0] = 0; /* processor local APIC */
 		m[1] = 8;
 		m[2] = i;
-		m[3] = i * 2; /* sparse APIC IDs */
+		m[3] = i * 2;	       /* sparse APIC IDs */
 		m[4] = i == 3 ? 0 : 1; /* the last one disabled */
 	}
 	m[0] = 9; /* x2APIC, online capable */
@@ -121,12 +121,16 @@ static void acpi_good_tables(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, info.xsdt);
 	KUNIT_EXPECT_EQ(test, info.nr_tables, 3);
 	KUNIT_EXPECT_EQ(test, info.nr_problems, 0);
-	KUNIT_ASSERT_EQ(test, acpi_parse_fadt_pm_timer(acpi_find(&info, "FACP"), &pm), 0);
+	KUNIT_ASSERT_EQ(test,
+			acpi_parse_fadt_pm_timer(acpi_find(&info, "FACP"), &pm),
+			0);
 	KUNIT_EXPECT_EQ(test, pm.port, 0x608);
 	KUNIT_EXPECT_TRUE(test, pm.ext32);
-	KUNIT_ASSERT_EQ(test, acpi_parse_hpet(acpi_find(&info, "HPET"), &hpet), 0);
+	KUNIT_ASSERT_EQ(test, acpi_parse_hpet(acpi_find(&info, "HPET"), &hpet),
+			0);
 	KUNIT_EXPECT_EQ(test, hpet, 0xfed00000ull);
-	KUNIT_ASSERT_EQ(test, acpi_parse_madt(acpi_find(&info, "APIC"), &madt), 0);
+	KUNIT_ASSERT_EQ(test, acpi_parse_madt(acpi_find(&info, "APIC"), &madt),
+			0);
 	KUNIT_EXPECT_EQ(test, madt.lapic_base, 0xfee00000ull);
 	KUNIT_EXPECT_EQ(test, madt.nr_enabled, 3);
 	KUNIT_EXPECT_EQ(test, madt.nr_disabled, 1);
@@ -161,7 +165,8 @@ static void acpi_bad_xsdt_falls_back_to_rsdt(struct kunit *test)
 	if ((u64)(uptr)f + sizeof(*f) > 0xffffffffull)
 		kunit_skip(test, "test tables above 4 GiB; the RSDT holds "
 				 "32-bit pointers");
-	f->xsdt[sizeof(struct acpi_table_header)] ^= 0xff; /* checksum now wrong */
+	f->xsdt[sizeof(struct acpi_table_header)] ^=
+		0xff; /* checksum now wrong */
 	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
 	KUNIT_EXPECT_FALSE(test, info.xsdt);
 	KUNIT_EXPECT_EQ(test, info.nr_tables, 3);
@@ -218,13 +223,13 @@ static void acpi_spcr(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	header(t, "SPCR", 80);
-	t[36] = 0x12;		/* 16550-compatible, GAS */
-	t[40] = 0;		/* memory space */
-	t[41] = 32;		/* 32-bit registers */
-	t[43] = 3;		/* dword access */
-	t[44 + 2] = 0x03;	/* 0xfe030000 */
+	t[36] = 0x12;	  /* 16550-compatible, GAS */
+	t[40] = 0;	  /* memory space */
+	t[41] = 32;	  /* 32-bit registers */
+	t[43] = 3;	  /* dword access */
+	t[44 + 2] = 0x03; /* 0xfe030000 */
 	t[44 + 3] = 0xfe;
-	t[58] = 6;		/* 57600 */
+	t[58] = 6; /* 57600 */
 	seal(t);
 	KUNIT_ASSERT_EQ(test, acpi_parse_spcr((void *)t, &info), 0);
 	KUNIT_EXPECT_TRUE(test, info.mmio);
@@ -261,17 +266,36 @@ static void acpi_srat(struct kunit *test)
 	header(t, "SRAT", len);
 	p = t + 48;
 	/* Two CPUs in domain 0 and 0x100 (high domain bytes at 9..11). */
-	p[0] = 0; p[1] = 16; p[2] = 0; p[3] = 0; p[4] = 1;
+	p[0] = 0;
+	p[1] = 16;
+	p[2] = 0;
+	p[3] = 0;
+	p[4] = 1;
 	p += 16;
-	p[0] = 0; p[1] = 16; p[2] = 0; p[3] = 1; p[4] = 1; p[9] = 1;
+	p[0] = 0;
+	p[1] = 16;
+	p[2] = 0;
+	p[3] = 1;
+	p[4] = 1;
+	p[9] = 1;
 	p += 16;
 	/* Memory: 1 GiB at 0 in domain 0, 2 GiB at 4 GiB in 0x100. */
-	p[0] = 1; p[1] = 40; p[19] = 0x40; p[28] = 1;
+	p[0] = 1;
+	p[1] = 40;
+	p[19] = 0x40;
+	p[28] = 1;
 	p += 40;
-	p[0] = 1; p[1] = 40; p[3] = 1; p[12] = 1; p[19] = 0x80; p[28] = 1;
+	p[0] = 1;
+	p[1] = 40;
+	p[3] = 1;
+	p[12] = 1;
+	p[19] = 0x80;
+	p[28] = 1;
 	p += 40;
 	/* A disabled x2APIC entry is not counted. */
-	p[0] = 2; p[1] = 24; p[4] = 7;
+	p[0] = 2;
+	p[1] = 24;
+	p[4] = 7;
 	seal(t);
 	KUNIT_ASSERT_EQ(test, acpi_parse_srat((void *)t, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.nr_nodes, 2);
@@ -285,9 +309,74 @@ static void acpi_srat(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, info.truncated);
 }
 
+/*
+ * A hot-pluggable range (as QEMU's -m 2G,slots=2,maxmem=4G describes its
+ * hotplug area) is room, not memory: not in node_mem, still in ranges.
+ * An entry that runs past the table end stops the walk (truncated).
+ */
+static void acpi_srat_hotplug_and_truncated(struct kunit *test)
+{
+	size_t len = 36 + 12 + 16 + 40 * 2;
+	u8 *t = kunit_kzalloc(test, len + 40), *p;
+	struct acpi_srat_info info;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	header(t, "SRAT", len);
+	p = t + 48;
+	p[0] = 0;
+	p[1] = 16;
+	p[4] = 1;
+	p += 16;
+	/* 2 GiB at 0, enabled */
+	p[0] = 1;
+	p[1] = 40;
+	p[19] = 0x80;
+	p[28] = 1;
+	p += 40;
+	/* 4 GiB at 8 GiB, enabled and hot-pluggable */
+	p[0] = 1;
+	p[1] = 40;
+	p[12] = 2;
+	p[20] = 1;
+	p[28] = 3;
+	seal(t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_srat((void *)t, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.node_mem[0], 2ull << 30);
+	KUNIT_EXPECT_EQ(test, info.nr_hotplug_ranges, 1);
+	KUNIT_EXPECT_EQ(test, info.hotplug_bytes, 4ull << 30);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(&info, 9ull << 30), 0);
+	KUNIT_EXPECT_FALSE(test, info.truncated);
+
+	/* the last entry claims 40 bytes, 20 are in the table */
+	header(t, "SRAT", len - 20);
+	seal(t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_srat((void *)t, &info), 0);
+	KUNIT_EXPECT_TRUE(test, info.truncated);
+	KUNIT_EXPECT_EQ(test, info.nr_hotplug_ranges, 0);
+}
+
+/* HW_REDUCED_ACPI (FADT flags bit 20): the PM timer is not there. */
+static void acpi_fadt_hw_reduced(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	struct acpi_pm_timer pm;
+
+	KUNIT_ASSERT_EQ(test, acpi_parse_fadt_pm_timer((void *)f->fadt, &pm),
+			0);
+	KUNIT_EXPECT_TRUE(test, pm.present);
+	f->fadt[112 + 2] |= 0x10; /* flags bit 20 */
+	seal(f->fadt);
+	KUNIT_EXPECT_EQ(test, acpi_parse_fadt_pm_timer((void *)f->fadt, &pm),
+			-1);
+	KUNIT_EXPECT_FALSE(test, pm.present);
+	KUNIT_EXPECT_TRUE(test, pm.hw_reduced);
+}
+
 static const struct kunit_case acpi_cases[] = {
 	KUNIT_CASE(acpi_spcr),
 	KUNIT_CASE(acpi_srat),
+	KUNIT_CASE(acpi_srat_hotplug_and_truncated),
+	KUNIT_CASE(acpi_fadt_hw_reduced),
 	KUNIT_CASE(acpi_good_tables),
 	KUNIT_CASE(acpi_bad_rsdp),
 	KUNIT_CASE(acpi_bad_xsdt_falls_back_to_rsdt),

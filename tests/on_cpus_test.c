@@ -297,7 +297,14 @@ static void on_cpus_stalled_set_is_stopped(struct kunit *test)
 	struct oc_job *j = job_on_all(test, &oc, hold_one);
 
 	j->hold = oc.nr - 1;
-	oc.timeout_us = SHORT_TIMEOUT_US;
+	/*
+	 * The second period (after the stop) must not run out: where vCPUs
+	 * are host threads on a busy host a released worker can wait longer
+	 * than 50 ms for its thread to run, so the deadline is the scaled
+	 * one (lib/scale.c), as in on_cpus_names_the_late_cpu.
+	 */
+	oc.timeout_us =
+		platform_scaled(SCALE_ON_CPUS_SHORT_US, SHORT_TIMEOUT_US, NULL);
 	oc.stop = ask_to_stop;
 	KUNIT_EXPECT_EQ(test, on_cpus(&oc), 0);
 	KUNIT_EXPECT_EQ(test, j->stop_calls, 1);

@@ -229,7 +229,7 @@ static void options_registry(struct kunit *test)
 		"layout",   "mode",	 "strategy",	       "litmus.iters",
 		"seed",	    "drain",	 "on_finish",	       "smp",
 		"runs_id",  "watchdog",	 "smp.extra_apic_ids", "list",
-		"map",
+		"map",	    "memmap_in",
 	};
 	struct ntb_option *o;
 	size_t n = 0;

@@ -182,7 +182,8 @@ static void verdict_words(struct kunit *test)
 		"copies\" what=\"memmap init on rebind, fsdax (nd_pmem)\" "
 		"before=slow after=tmpl_nt_fixed page_size=64 mode=fsdax "
 		"posted=2.524 before_ns=220 after_ns=102 speedup=2.157 "
-		"ci_low=1.961 ci_high=2.353 p=0.007937 n=5+5 test=exact "
+		"ci_low=1.961 ci_high=2.353 measured_over_posted=0.855 "
+		"p=0.007937 n=5+5 test=exact "
 		"verdict=\"confirmed\"");
 	/* The cached copy is the faster one here: the step is reversed. */
 	c = by_claim(v, n, "tmpl_memcpy", NULL);
@@ -208,8 +209,9 @@ static void verdict_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_UNTESTED);
 	KUNIT_EXPECT_FALSE(test, v[0].tested);
 	verdict_format(line, sizeof(line), &v[0]);
-	KUNIT_EXPECT_TRUE(test, strstr_simple(line, "ci_low=- ci_high=- p=- "
-						    "n=4+4 test=- "
+	KUNIT_EXPECT_TRUE(test, strstr_simple(line, "ci_low=- ci_high=- "
+						    "measured_over_posted="));
+	KUNIT_EXPECT_TRUE(test, strstr_simple(line, "p=- n=4+4 test=- "
 						    "verdict=\"untested\""));
 }
 
@@ -312,7 +314,7 @@ static void verdict_screen(struct kunit *test)
 	/* Five failed, two names: the other three are counted. */
 	KUNIT_EXPECT_GE(test, find_row(used, "... 3 more failed"), 0);
 	r = find_row(used, "confirmed     slow->tmpl_nt_fixed 64 fsdax 2.16x "
-			   "(posted 2.52x) [1.96-2.35] p=0.0079");
+			   "(posted 2.52x, 0.85 of it) [1.96-2.35] p=0.0079");
 	KUNIT_EXPECT_GE(test, r, 0);
 	if (r >= 0)
 		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_PASS);

@@ -77,7 +77,7 @@ static __always_inline void __init_single_page(const struct page_layout *l,
 	mm_zero_struct_page(l, page);
 	set_page_links(page, zone, (unsigned long)nid, pfn);
 	init_page_count(page);
-	page->_mapcount = -1;
+	atomic_set_int(&page->_mapcount, -1);
 	page_cpupid_reset_last(l, page);
 	/* page_kasan_tag_reset(): x86_64 has no KASAN software tags */
 	INIT_LIST_HEAD(&page->lru);

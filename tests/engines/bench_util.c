@@ -14,34 +14,94 @@ DEFINE_OPTION_SIZE(namespace, 100ull << 30, SZ_2M, SZ_4K,
 		   "modelled pmem namespace size (100G)");
 
 static const struct opt_word layout_words[] = {
-	{ "64", 64 },
-	{ "80", 80 },
-	{ "96", 96 },
-	{ NULL },
+	{"64", 64},
+	{"80", 80},
+	{"96", 96},
+	{NULL},
 };
 DEFINE_OPTION_LIST(layout, "layout", layout_words, 1, 0, 1,
 		   "struct page sizes are 64, 80 or 96",
 		   "struct page sizes: 64,80,96", 64, 80, 96);
 
 static const struct opt_word mode_words[] = {
-	{ "fsdax", MODE_FSDAX },
-	{ "devdax2m", MODE_DEVDAX2M },
-	{ "devdax1g", MODE_DEVDAX1G },
-	{ NULL },
+	{"fsdax", MODE_FSDAX},
+	{"devdax2m", MODE_DEVDAX2M},
+	{"devdax1g", MODE_DEVDAX1G},
+	{NULL},
 };
 DEFINE_OPTION_FLAGS(mode, MODE_FSDAX | MODE_DEVDAX2M, mode_words,
 		    "modes are fsdax, devdax2m, devdax1g",
 		    "namespace modes: fsdax,devdax2m,devdax1g");
 
 static const struct opt_word map_words[] = {
-	{ "dev", PFN_MODE_PMEM },
-	{ "mem", PFN_MODE_RAM },
-	{ NULL },
+	{"dev", PFN_MODE_PMEM},
+	{"mem", PFN_MODE_RAM},
+	{NULL},
 };
 DEFINE_OPTION_ENUM(enum nd_pfn_mode, map, PFN_MODE_PMEM, map_words,
 		   "where the namespace's memmap lives, as ndctl's --map: dev "
 		   "(in the namespace, behind an altmap: ndctl's default and "
 		   "the postings') or mem");
+
+static const struct opt_word memmap_in_words[] = {
+	{"auto", MEMMAP_IN_AUTO},
+	{"dram", MEMMAP_IN_DRAM},
+	{"pmem", MEMMAP_IN_PMEM},
+	{NULL},
+};
+DEFINE_OPTION_ENUM(enum memmap_in, memmap_in, MEMMAP_IN_AUTO, memmap_in_words,
+		   "where bench_memmap_init writes the memmap: auto "
+		   "(persistent memory when the machine has it and map=dev), "
+		   "dram or pmem");
+
+void *bench_memmap_buffer(struct kunit *test, unsigned int page_size, u64 *ns,
+			  size_t *bytes, bool *in_pmem)
+{
+	const char *source;
+	u64 base, size;
+	bool want =
+		opt_memmap_in == MEMMAP_IN_PMEM ||
+		(opt_memmap_in == MEMMAP_IN_AUTO && opt_map == PFN_MODE_PMEM);
+	bool have = !plat_pmem_region(&base, &size, &source);
+	void *buf;
+
+	*in_pmem = false;
+	if (opt_memmap_in == MEMMAP_IN_PMEM && opt_map != PFN_MODE_PMEM) {
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "memmap_in=pmem with map=mem: map=mem keeps the "
+			      "memmap in system memory");
+		return NULL;
+	}
+	if (opt_memmap_in == MEMMAP_IN_PMEM && !have) {
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "memmap_in=pmem: no persistent memory: %s",
+			      source);
+		return NULL;
+	}
+	if (want && have) {
+		*ns = opt_namespace;
+		while (*ns > SZ_2M && *ns / 4096 * page_size > size)
+			*ns /= 2;
+		*bytes = *ns / 4096 * page_size;
+		*in_pmem = true;
+		kunit_diag("# memmap_in=pmem source=%s base=0x%llx bytes=%zu "
+			   "namespace_mib=%llu: the struct pages are written "
+			   "into persistent memory, as the kernel writes them "
+			   "with map=dev\n",
+			   source, (unsigned long long)base, *bytes,
+			   (unsigned long long)(*ns >> 20));
+		return (void *)(uptr)base;
+	}
+	*ns = bench_fit_namespace(test, page_size);
+	*bytes = *ns / 4096 * page_size;
+	buf = plat_alloc_aligned(*bytes, SZ_2M);
+	kunit_diag("# memmap_in=dram: %s\n",
+		   opt_memmap_in == MEMMAP_IN_DRAM ? "memmap_in=dram"
+		   : opt_map != PFN_MODE_PMEM
+			   ? "map=mem keeps the memmap in system memory"
+			   : source);
+	return buf;
+}
 
 #define DEFAULT_L2 (1ull << 20)
 #define DEFAULT_LLC (32ull << 20)
@@ -170,8 +230,9 @@ void bench_caches_detect(struct bench_caches *c)
 		     bench_size_str(DEFAULT_LLC));
 done:
 	if (!c->line_bytes)
-		c->line_bytes = boot_cpu_data.clflush_size ?
-					boot_cpu_data.clflush_size : 64;
+		c->line_bytes = boot_cpu_data.clflush_size
+					? boot_cpu_data.clflush_size
+					: 64;
 }
 
 void bench_caches_print(const char *suite, const struct bench_caches *c)
@@ -187,7 +248,7 @@ void bench_caches_print(const char *suite, const struct bench_caches *c)
 
 const char *bench_size_str(u64 bytes)
 {
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 	static char ring[8][24];
 	static unsigned int next;
 	char *buf = ring[next++ % ARRAY_SIZE(ring)];
@@ -228,8 +289,7 @@ u64 bench_fit_namespace(struct kunit *test, unsigned int page_size)
 			   "namespace scaled down from %llu MiB to %llu MiB: "
 			   "its memmap of %u-byte struct pages needs %llu MiB, "
 			   "%llu MiB free",
-			   opt_namespace >> 20, ns >> 20,
-			   page_size,
+			   opt_namespace >> 20, ns >> 20, page_size,
 			   opt_namespace / 4096 * page_size >> 20,
 			   plat_mem_available() >> 20);
 	return ns;

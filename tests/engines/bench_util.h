@@ -21,6 +21,22 @@ extern struct opt_u32_list opt_layout;
 extern u32 opt_mode;
 extern enum nd_pfn_mode opt_map;
 
+/* memmap_in=: where bench_memmap_init writes the struct pages */
+enum memmap_in { MEMMAP_IN_AUTO, MEMMAP_IN_DRAM, MEMMAP_IN_PMEM };
+extern enum memmap_in opt_memmap_in;
+
+struct kunit;
+/*
+ * The memmap buffer of bench_memmap_init for struct pages of up to
+ * @page_size bytes: the machine's persistent memory where memmap_in=
+ * and map= ask for it (the namespace scaled down to fit it), else
+ * system memory; a "# memmap_in=..." line says which and why. @ns and
+ * @bytes get the namespace and buffer sizes. NULL: nothing to write to
+ * (memmap_in=pmem on a machine without it fails the case).
+ */
+void *bench_memmap_buffer(struct kunit *test, unsigned int page_size,
+			  u64 *ns, size_t *bytes, bool *in_pmem);
+
 struct kunit;
 
 struct bench_caches {

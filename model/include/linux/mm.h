@@ -56,15 +56,13 @@ static __always_inline void mm_zero_struct_page(const struct page_layout *l,
 }
 
 /* include/linux/mm.h set_page_zone(), set_page_node(), set_page_links() */
-static __always_inline void set_page_zone(struct page *page,
-					  unsigned long zone)
+static __always_inline void set_page_zone(struct page *page, unsigned long zone)
 {
 	page->flags &= ~(ZONES_MASK << ZONES_PGSHIFT);
 	page->flags |= (zone & ZONES_MASK) << ZONES_PGSHIFT;
 }
 
-static __always_inline void set_page_node(struct page *page,
-					  unsigned long node)
+static __always_inline void set_page_node(struct page *page, unsigned long node)
 {
 	page->flags &= ~(NODES_MASK << NODES_PGSHIFT);
 	page->flags |= (node & NODES_MASK) << NODES_PGSHIFT;
@@ -83,15 +81,28 @@ static __always_inline void set_page_links(struct page *page,
 	set_page_node(page, node);
 }
 
-/* include/linux/page_ref.h init_page_count(), set_page_count() */
+/*
+ * include/linux/page_ref.h init_page_count(), set_page_count(): an
+ * atomic_set(), which is a WRITE_ONCE() of the counter. The volatile
+ * store is part of the compiled shape: the compiler may not merge it
+ * with its neighbours (the kernel writes _refcount = 1 and _mapcount = -1
+ * as two 4-byte stores, not one 8-byte store). The page_ref_set
+ * tracepoint's static branch is the series' gate's business
+ * (cfg.page_ref_tracepoint), not code here.
+ */
+static __always_inline void atomic_set_int(int *counter, int v)
+{
+	WRITE_ONCE(*counter, v);
+}
+
 static __always_inline void init_page_count(struct page *page)
 {
-	page->_refcount = 1;
+	atomic_set_int(&page->_refcount, 1);
 }
 
 static __always_inline void set_page_count(struct page *page, int v)
 {
-	page->_refcount = v;
+	atomic_set_int(&page->_refcount, v);
 }
 
 /*
@@ -113,8 +124,9 @@ static __always_inline void page_cpupid_reset_last(const struct page_layout *l,
 /* include/linux/list.h */
 static __always_inline void INIT_LIST_HEAD(struct list_head *list)
 {
-	list->next = list;
-	list->prev = list;
+	/* include/linux/list.h: both WRITE_ONCE() */
+	WRITE_ONCE(list->next, list);
+	WRITE_ONCE(list->prev, list);
 }
 
 /* include/linux/page-flags.h: the non-atomic flag setters */
