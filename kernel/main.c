@@ -272,8 +272,15 @@ void kernel_main(struct boot_info *bi)
 	if (!kunit_filter_matches_any(opt_suite, &bad)) {
 		kprintf("1..0\n");
 		kunit_list_suites();
-		ntb_snprintf(why, sizeof(why),
-			     "suite=%s: no suite matches '%s'", opt_suite, bad);
+		if (kunit_word_checking_only(bad))
+			ntb_snprintf(why, sizeof(why),
+				     "suite=%s: '%s' runs only in the checking "
+				     "image (make ntcheck-image)",
+				     opt_suite, bad);
+		else
+			ntb_snprintf(why, sizeof(why),
+				     "suite=%s: no suite matches '%s'",
+				     opt_suite, bad);
 		bail_out(why);
 	}
 	if (!kunit_strategies_valid(opt_suite, opt_strategy, why,
@@ -283,6 +290,7 @@ void kernel_main(struct boot_info *bi)
 		bail_out(why);
 	}
 	kprintf("1..%u\n", opt_list ? 0 : kunit_count_selected(opt_suite));
+	kunit_print_left_out();
 
 	firmware_tables(&pm, &hpet);
 	mmio[0] = hpet;

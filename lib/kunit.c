@@ -57,8 +57,8 @@ static struct {
 } case_allocs[KUNIT_MAX_ALLOCS];
 static unsigned int nr_case_allocs;
 
-#define for_each_suite(s)                                                    \
-	for (const struct kunit_suite *const *__p = __start_ntb_suites;     \
+#define for_each_suite(s)                                               \
+	for (const struct kunit_suite *const *__p = __start_ntb_suites; \
 	     __p < __stop_ntb_suites && ((s) = *__p, 1); __p++)
 
 struct kunit *kunit_current(void)
@@ -66,9 +66,55 @@ struct kunit *kunit_current(void)
 	return current_test;
 }
 
+bool kunit_suite_in_image(const struct kunit_suite *suite)
+{
+	return !(suite->flags & KUNIT_SUITE_CHECKING_ONLY) || ntcheck_built();
+}
+
 bool kunit_suite_selected(const struct kunit_suite *suite, const char *filter)
 {
-	return glob_list_match(filter, suite->name);
+	return kunit_suite_in_image(suite) &&
+	       glob_list_match(filter, suite->name);
+}
+
+void kunit_print_left_out(void)
+{
+	const struct kunit_suite *s;
+	unsigned int n = 0;
+
+	for_each_suite (s) {
+		if (kunit_suite_in_image(s))
+			continue;
+		kprintf("%s%s", n++ ? "," : "# checking image only: ", s->name);
+	}
+	if (n)
+		kprintf(" (they test the ordering checker, which this image is "
+			"built without: make ntcheck-image runs them)\n");
+}
+
+static size_t word_len(const char *word)
+{
+	size_t n = 0;
+
+	while (word[n] && word[n] != ',')
+		n++;
+	return n;
+}
+
+bool kunit_word_checking_only(const char *word)
+{
+	const struct kunit_suite *s;
+	size_t n = word_len(word);
+	bool hidden = false;
+
+	for_each_suite (s) {
+		if (!glob_match_n(word, n, s->name))
+			continue;
+		if (kunit_suite_in_image(s))
+			return false;
+		hidden = true;
+	}
+	return hidden;
 }
 
 unsigned int kunit_count_selected(const char *filter)
@@ -76,7 +122,7 @@ unsigned int kunit_count_selected(const char *filter)
 	const struct kunit_suite *s;
 	unsigned int n = 0;
 
-	for_each_suite(s)
+	for_each_suite (s)
 		if (kunit_suite_selected(s, filter))
 			n++;
 	return n;
@@ -86,11 +132,14 @@ void kunit_list_suites(void)
 {
 	const struct kunit_suite *s;
 
-	for_each_suite(s) {
+	for_each_suite (s) {
 		const char *name;
 
+		if (!kunit_suite_in_image(s))
+			continue;
 		kprintf("# suite %s cases=%zu%s", s->name, s->num_cases,
-			(s->flags & KUNIT_SUITE_IMAGE_ONLY) ? " image_only" : "");
+			(s->flags & KUNIT_SUITE_IMAGE_ONLY) ? " image_only"
+							    : "");
 		for (unsigned int i = 0;
 		     s->strategy_name && (name = s->strategy_name(i)); i++)
 			kprintf("%s%s", i ? "," : " strategies=", name);
@@ -114,8 +163,9 @@ bool kunit_filter_matches_any(const char *filter, const char **bad_word)
 			end++;
 		if (end - p == 3 && !strncmp(p, "all", 3))
 			any = true;
-		for_each_suite(s)
-			if (glob_match_n(p, end - p, s->name))
+		for_each_suite (s)
+			if (kunit_suite_in_image(s) &&
+			    glob_match_n(p, end - p, s->name))
 				any = true;
 		if (!any) {
 			if (bad_word)
@@ -147,12 +197,14 @@ bool kunit_strategies_valid(const char *filter, const char *strategies,
 
 	if (!strategies || !*strategies)
 		return true;
-	for_each_suite(s)
+	for_each_suite (s)
 		if (s->strategy_name && kunit_suite_selected(s, filter))
 			takes = true;
 	if (!takes) {
-		ntb_snprintf(why, len, "strategy=%s: no selected suite runs "
-			     "strategies (the bench_* suites do)", strategies);
+		ntb_snprintf(why, len,
+			     "strategy=%s: no selected suite runs "
+			     "strategies (the bench_* suites do)",
+			     strategies);
 		return false;
 	}
 	while (*p) {
@@ -161,15 +213,17 @@ bool kunit_strategies_valid(const char *filter, const char *strategies,
 
 		while (*end && *end != ',')
 			end++;
-		for_each_suite(s)
-			if (s->strategy_name && kunit_suite_selected(s, filter) &&
+		for_each_suite (s)
+			if (s->strategy_name &&
+			    kunit_suite_selected(s, filter) &&
 			    suite_has_strategy(s, p, end - p))
 				any = true;
 		if (!any) {
-			ntb_snprintf(why, len, "strategy=%s: '%.*s' names no "
+			ntb_snprintf(why, len,
+				     "strategy=%s: '%.*s' names no "
 				     "strategy of the selected suites (list=on "
-				     "lists them)", strategies, (int)(end - p),
-				     p);
+				     "lists them)",
+				     strategies, (int)(end - p), p);
 			return false;
 		}
 		p = *end ? end + 1 : end;
@@ -178,18 +232,19 @@ bool kunit_strategies_valid(const char *filter, const char *strategies,
 }
 
 /* Does the CPU have what the suite executes? Else why not, in @reason. */
-static bool suite_cpu_ok(const struct kunit_suite *s, char *reason,
-			 size_t len)
+static bool suite_cpu_ok(const struct kunit_suite *s, char *reason, size_t len)
 {
 	for (int f = 0; f < X86_NR_FEATURES; f++) {
 		if ((s->cpu_needs & (1ull << f)) &&
 		    !boot_cpu_has((enum x86_feature)f)) {
-			ntb_snprintf(reason, len, "the CPU reports no %s, which "
+			ntb_snprintf(reason, len,
+				     "the CPU reports no %s, which "
 				     "this suite executes%s",
 				     x86_feature_name((enum x86_feature)f),
-				     f == X86_FEATURE_SSE2 ?
-					     " (every x86-64 CPU has it: "
-					     "check the CPU model)" : "");
+				     f == X86_FEATURE_SSE2
+					     ? " (every x86-64 CPU has it: "
+					       "check the CPU model)"
+					     : "");
 			return false;
 		}
 	}
@@ -197,8 +252,8 @@ static bool suite_cpu_ok(const struct kunit_suite *s, char *reason,
 }
 
 /* The suite's strategies that strategy= leaves: none means a skip. */
-static bool suite_strategies_selected(const struct kunit_suite *s,
-				      char *reason, size_t len)
+static bool suite_strategies_selected(const struct kunit_suite *s, char *reason,
+				      size_t len)
 {
 	const char *name;
 
@@ -207,8 +262,10 @@ static bool suite_strategies_selected(const struct kunit_suite *s,
 	for (unsigned int i = 0; (name = s->strategy_name(i)); i++)
 		if (glob_list_match(opt_strategy, name))
 			return true;
-	ntb_snprintf(reason, len, "strategy=%s selects none of its strategies "
-		     "(list=on lists them)", opt_strategy);
+	ntb_snprintf(reason, len,
+		     "strategy=%s selects none of its strategies "
+		     "(list=on lists them)",
+		     opt_strategy);
 	return false;
 }
 
@@ -251,8 +308,8 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 	va_end(ap);
 	/* A scratch test keeps its first failure for the case to read. */
 	if (test->quiet && test->status != KUNIT_FAILURE)
-		ntb_snprintf(test->status_comment,
-			     sizeof(test->status_comment), "%s", msg);
+		ntb_snprintf(test->status_comment, sizeof(test->status_comment),
+			     "%s", msg);
 	test->status = KUNIT_FAILURE;
 	if (test->quiet)
 		return;
@@ -305,8 +362,9 @@ bool kunit_streq_check(struct kunit *test, const char *file, int line,
 {
 	if (l && r && !strcmp(l, r))
 		return true;
-	kunit_fail_at(test, file, line, "Expected %s == %s, but \"%s\" != \"%s\"",
-		      ls, rs, l ? l : "(null)", r ? r : "(null)");
+	kunit_fail_at(test, file, line,
+		      "Expected %s == %s, but \"%s\" != \"%s\"", ls, rs,
+		      l ? l : "(null)", r ? r : "(null)");
 	return false;
 }
 
@@ -318,10 +376,11 @@ bool kunit_memeq_check(struct kunit *test, const char *file, int line,
 
 	for (size_t i = 0; i < len; i++) {
 		if (a[i] != b[i]) {
-			kunit_fail_at(test, file, line,
-				      "Expected %s == %s over %zu bytes, first "
-				      "difference at offset %zu: 0x%02x != 0x%02x",
-				      ls, rs, len, i, a[i], b[i]);
+			kunit_fail_at(
+				test, file, line,
+				"Expected %s == %s over %zu bytes, first "
+				"difference at offset %zu: 0x%02x != 0x%02x",
+				ls, rs, len, i, a[i], b[i]);
 			return false;
 		}
 	}
@@ -413,10 +472,10 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 
 	for (size_t i = 0; i < suite->num_cases; i++) {
 		const struct kunit_case *c = &suite->test_cases[i];
-		struct kunit test = { .name = c->name,
-				      .status = KUNIT_SUCCESS,
-				      .fault_expected = -1,
-				      .fault_caught = -1 };
+		struct kunit test = {.name = c->name,
+				     .status = KUNIT_SUCCESS,
+				     .fault_expected = -1,
+				     .fault_caught = -1};
 		u64 t0, t1;
 
 		if (skip_all) {
@@ -435,13 +494,11 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 		if (test.status == KUNIT_FAILURE) {
 			fail++;
 			remember_failure(suite->name, c->name);
-		}
-		else if (test.status == KUNIT_SKIPPED) {
+		} else if (test.status == KUNIT_SKIPPED) {
 			if (!skip++)
 				ntb_snprintf(reason, reason_len, "%s",
 					     test.status_comment);
-		}
-		else
+		} else
 			pass++;
 	}
 	if (suite->suite_exit && !skip_all)
@@ -450,8 +507,8 @@ static enum kunit_status run_suite(const struct kunit_suite *suite,
 	if (suite->flags & KUNIT_SUITE_PARSES_OPTIONS)
 		options_unstash();
 
-	kprintf("  # %s: pass:%u fail:%u skip:%u total:%zu\n", suite->name, pass,
-		fail, skip, suite->num_cases);
+	kprintf("  # %s: pass:%u fail:%u skip:%u total:%zu\n", suite->name,
+		pass, fail, skip, suite->num_cases);
 	in_suite = false;
 	t->passed += pass;
 	t->failed += fail;
@@ -471,7 +528,7 @@ unsigned int kunit_run_selected(const char *filter, unsigned int first_index,
 	unsigned int index = first_index;
 
 	ntcheck_init();
-	for_each_suite(s) {
+	for_each_suite (s) {
 		enum kunit_status st;
 		char reason[128] = "";
 

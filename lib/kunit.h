@@ -57,6 +57,13 @@ struct kunit_case {
  * run's own aside before it and puts them back after (options_stash()).
  */
 #define KUNIT_SUITE_PARSES_OPTIONS 0x8
+/*
+ * The suite tests the ordering checker itself: only the checking image
+ * (make ntcheck-image) has it. A plain image does not list, count or run
+ * it (its first lines name such suites), rather than report skips a
+ * first run cannot act on.
+ */
+#define KUNIT_SUITE_CHECKING_ONLY 0x10
 
 struct kunit_suite {
 	const char *name;
@@ -118,6 +125,18 @@ unsigned int kunit_count_selected(const char *filter);
 void kunit_list_suites(void);
 /* Does @filter name at least one suite? Used to reject typos. */
 bool kunit_filter_matches_any(const char *filter, const char **bad_word);
+
+/* Whether @suite is in this image (not checking-only in a plain one). */
+bool kunit_suite_in_image(const struct kunit_suite *suite);
+
+/*
+ * "# checking image only: ..." naming the suites this image leaves out,
+ * or nothing when it leaves none out.
+ */
+void kunit_print_left_out(void);
+
+/* Whether @word (up to a comma) names only checking-only suites here. */
+bool kunit_word_checking_only(const char *word);
 
 /*
  * Does every glob of @strategies (strategy=) name a strategy of a suite

@@ -27,9 +27,9 @@ static void method_from_cpuid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clean_cache_best_method(), want);
 	KUNIT_EXPECT_EQ(test, clean_cache_current_method(), want);
 	KUNIT_EXPECT_STREQ(test, clean_cache_method_name(want),
-			   want == CLEAN_CACHE_CLWB	  ? "clwb" :
-			   want == CLEAN_CACHE_CLFLUSHOPT ? "clflushopt" :
-							    "clflush");
+			   want == CLEAN_CACHE_CLWB	    ? "clwb"
+			   : want == CLEAN_CACHE_CLFLUSHOPT ? "clflushopt"
+							    : "clflush");
 	kunit_info(test, "method=%s (clwb=%d clflushopt=%d clflush=%d)",
 		   clean_cache_method_name(clean_cache_current_method()),
 		   boot_cpu_has(X86_FEATURE_CLWB),
@@ -78,8 +78,8 @@ static void walks_every_line(struct kunit *test)
 				copy_lines_stop(old);
 				kunit_fail_at(test, __FILE__, __LINE__,
 					      "offset %u size %zu: %u lines, "
-					      "expected %u", off, size, got.nr,
-					      want.nr);
+					      "expected %u",
+					      off, size, got.nr, want.nr);
 				plat_free(buf, 8192);
 				return;
 			}
@@ -104,7 +104,9 @@ static void walks_every_line(struct kunit *test)
 static void each_method_keeps_data(struct kunit *test)
 {
 	static const enum clean_cache_method methods[] = {
-		CLEAN_CACHE_CLWB, CLEAN_CACHE_CLFLUSHOPT, CLEAN_CACHE_CLFLUSH,
+		CLEAN_CACHE_CLWB,
+		CLEAN_CACHE_CLFLUSHOPT,
+		CLEAN_CACHE_CLFLUSH,
 	};
 	const size_t len = 256 << 10;
 	u8 *buf = plat_alloc_aligned(len, 4096);
@@ -152,17 +154,17 @@ static void each_method_keeps_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clean_cache_current_method(), old);
 	KUNIT_EXPECT_GE(test, tried, 1u);
 	/* The hook is for tests only and not selectable this way. */
-	KUNIT_EXPECT_FALSE(test, clean_cache_use_method(CLEAN_CACHE_HOOK,
-							NULL));
+	KUNIT_EXPECT_FALSE(test,
+			   clean_cache_use_method(CLEAN_CACHE_HOOK, NULL));
 	plat_free(buf, len);
 	plat_free(ref, len);
 }
 
 static enum ntcheck_op method_op(enum clean_cache_method m)
 {
-	return m == CLEAN_CACHE_CLWB	   ? NTCHECK_CLWB :
-	       m == CLEAN_CACHE_CLFLUSHOPT ? NTCHECK_CLFLUSHOPT :
-					     NTCHECK_CLFLUSH;
+	return m == CLEAN_CACHE_CLWB	     ? NTCHECK_CLWB
+	       : m == CLEAN_CACHE_CLFLUSHOPT ? NTCHECK_CLFLUSHOPT
+					     : NTCHECK_CLFLUSH;
 }
 
 /*
@@ -176,9 +178,10 @@ static bool method_walk_ok(struct kunit *test, enum clean_cache_method m,
 {
 	const uptr line = clean_cache_line_size();
 	const uptr first = ALIGN_DOWN(addr, line);
-	const unsigned int want = (unsigned int)(
-		size ? (ALIGN_UP(addr + size, line) - first) / line :
-		       (addr != first));
+	const unsigned int want =
+		(unsigned int)(size ? (ALIGN_UP(addr + size, line) - first) /
+					       line
+				    : (addr != first));
 	const bool weak = m != CLEAN_CACHE_CLFLUSH;
 	unsigned long pending;
 	unsigned int i;
@@ -217,17 +220,21 @@ static bool method_walk_ok(struct kunit *test, enum clean_cache_method m,
 static void each_method_writes_back_its_lines(struct kunit *test)
 {
 	static const enum clean_cache_method methods[] = {
-		CLEAN_CACHE_CLWB, CLEAN_CACHE_CLFLUSHOPT, CLEAN_CACHE_CLFLUSH,
+		CLEAN_CACHE_CLWB,
+		CLEAN_CACHE_CLFLUSHOPT,
+		CLEAN_CACHE_CLFLUSH,
 	};
 	const size_t len = 64 << 10;
 	const unsigned int line = clean_cache_line_size();
 	u8 *buf = plat_alloc_aligned(len, 4096);
 	enum clean_cache_method old = clean_cache_current_method();
-	struct ntcheck_trace t = { .cap = len / 64 + 2 };
+	struct ntcheck_trace t = {.cap = len / 64 + 2};
 	unsigned int tried = 0;
 
 	if (!ntcheck_built() || !ntcheck_active())
-		kunit_skip(test, "needs the checking build (NTB_NTCHECK)");
+		kunit_skip(test,
+			   "reads the store trace of the ordering checker: "
+			   "the checking image runs it (make ntcheck-image)");
 	if (line != 64)
 		kunit_skip(test, "line size %u: the checker counts 64", line);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
@@ -267,5 +274,4 @@ static const struct kunit_case clean_cache_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(clean_cache_range_suite, "clean_cache_range",
-		   clean_cache_cases,
-		   .cpu_needs = KUNIT_NEEDS_SSE2);
+		   clean_cache_cases, .cpu_needs = KUNIT_NEEDS_SSE2);

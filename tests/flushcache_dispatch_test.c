@@ -89,4 +89,5 @@ static const struct kunit_case flushcache_dispatch_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(flushcache_dispatch_suite, "flushcache_dispatch",
-		   flushcache_dispatch_cases, .suite_init = dispatch_init);
+		   flushcache_dispatch_cases, .suite_init = dispatch_init,
+		   .flags = KUNIT_SUITE_CHECKING_ONLY);

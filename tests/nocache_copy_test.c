@@ -43,8 +43,10 @@ static void matrix(struct kunit *test, const char *name,
 	else
 		copy_matrix_init(&m, 1024);
 	KUNIT_EXPECT_TRUE(test, copy_matrix_run(test, &v, &m));
-	kunit_info(test, "%lu cases (%s matrix: sizes 0..1024, dst offsets "
-		   "0..63, src offsets 0..7)", m.cases, copy_matrix_kind(&m));
+	kunit_info(test,
+		   "%lu cases (%s matrix: sizes 0..1024, dst offsets "
+		   "0..63, src offsets 0..7)",
+		   m.cases, copy_matrix_kind(&m));
 }
 
 static void nocache_matrix(struct kunit *test)
@@ -72,10 +74,10 @@ static void copy_then_clean_matrix(struct kunit *test)
 static void cleaned_lines(struct kunit *test)
 {
 	static const struct copy_lines_case c[] = {
-		{ "memcpy_nocache", nocache, NULL },
-		{ "memcpy_nocache_clean", nocache_clean,
-		  copy_lines_expect_head_tail },
-		{ "memcpy_then_clean", memcpy_then_clean, copy_lines_expect },
+		{"memcpy_nocache", nocache, NULL},
+		{"memcpy_nocache_clean", nocache_clean,
+		 copy_lines_expect_head_tail},
+		{"memcpy_then_clean", memcpy_then_clean, copy_lines_expect},
 	};
 
 	copy_lines_sweep(test, c, ARRAY_SIZE(c));
@@ -107,10 +109,12 @@ static void nocache_stores_and_fence(struct kunit *test)
 {
 	u8 *buf = plat_alloc_aligned(4096, 4096);
 	u8 *src = plat_alloc_aligned(512, 64);
-	struct ntcheck_trace t = { .cap = 128 };
+	struct ntcheck_trace t = {.cap = 128};
 
 	if (!ntcheck_built() || !ntcheck_active())
-		kunit_skip(test, "needs the checking build (NTB_NTCHECK)");
+		kunit_skip(test,
+			   "reads the store trace of the ordering checker: "
+			   "the checking image runs it (make ntcheck-image)");
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	t.e = kunit_kzalloc(test, t.cap * sizeof(*t.e));
@@ -119,7 +123,8 @@ static void nocache_stores_and_fence(struct kunit *test)
 	for (size_t n = 0; n <= 200; n++) {
 		for (unsigned int off = 0; off < 72; off++) {
 			uptr dst = (uptr)buf + 64 + off;
-			unsigned long want = expected_movnti(dst, n), movnti = 0;
+			unsigned long want = expected_movnti(dst, n),
+				      movnti = 0;
 
 			ntcheck_trace_start(&t);
 			memcpy_nocache((void *)dst, src + (off & 7), n);
@@ -131,8 +136,8 @@ static void nocache_stores_and_fence(struct kunit *test)
 				kunit_fail_at(test, __FILE__, __LINE__,
 					      "n=%zu dst_off=%u: %lu MOVNTI "
 					      "(want %lu), %u operations, %lu "
-					      "line(s) left pending", n, off,
-					      movnti, want, t.nr,
+					      "line(s) left pending",
+					      n, off, movnti, want, t.nr,
 					      ntcheck_pending_lines());
 				goto out;
 			}
@@ -195,12 +200,9 @@ static void drain_then_load(struct kunit *test)
 }
 
 static const struct kunit_case nocache_cases[] = {
-	KUNIT_CASE(nocache_matrix),
-	KUNIT_CASE(copy_then_clean_matrix),
-	KUNIT_CASE(cleaned_lines),
-	KUNIT_CASE(nocache_stores_and_fence),
-	KUNIT_CASE(large_copies),
-	KUNIT_CASE(drain_then_load),
+	KUNIT_CASE(nocache_matrix), KUNIT_CASE(copy_then_clean_matrix),
+	KUNIT_CASE(cleaned_lines),  KUNIT_CASE(nocache_stores_and_fence),
+	KUNIT_CASE(large_copies),   KUNIT_CASE(drain_then_load),
 };
 
 KUNIT_SUITE_DEFINE(nocache_copy_suite, "nocache_copy", nocache_cases,

@@ -139,4 +139,5 @@ static const struct kunit_case ntcheck_edges_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(ntcheck_edges_suite, "ntcheck_edges", ntcheck_edges_cases,
-		   .suite_init = ntcheck_edges_init);
+		   .suite_init = ntcheck_edges_init,
+		   .flags = KUNIT_SUITE_CHECKING_ONLY);

@@ -274,4 +274,5 @@ static const struct kunit_case ntcheck_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(ntcheck_suite, "ntcheck", ntcheck_cases,
-		   .suite_init = ntcheck_suite_init);
+		   .suite_init = ntcheck_suite_init,
+		   .flags = KUNIT_SUITE_CHECKING_ONLY);

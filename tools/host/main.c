@@ -55,7 +55,7 @@ static void pin_to_one_cpu(void)
 
 int main(int argc, char **argv)
 {
-	struct kunit_totals totals = { 0 };
+	struct kunit_totals totals = {0};
 	struct opt_error err;
 	const char *bad = NULL;
 	char features[256], why[160];
@@ -76,7 +76,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!kunit_filter_matches_any(opt_suite, &bad)) {
-		fprintf(stderr, "%s: suite=%s: no suite matches '%s'\n",
+		fprintf(stderr,
+			kunit_word_checking_only(bad)
+				? "%s: suite=%s: '%s' runs only in a checking "
+				  "build (build/host/ntboot-test)\n"
+				: "%s: suite=%s: no suite matches '%s'\n",
 			argv[0], opt_suite, bad);
 		kunit_list_suites();
 		return 2;
@@ -105,6 +109,7 @@ int main(int argc, char **argv)
 
 	n = kunit_count_selected(opt_suite);
 	kprintf("KTAP version 1\n1..%u\n", n);
+	kunit_print_left_out();
 	kprintf("# ntboot %s platform=host cpu=\"%s\" vendor=%s family=%u "
 		"model=%u stepping=%u tsc_khz=%llu tsc_source=clock_monotonic "
 		"eff_clock=%s smp=%u features=%s%s%s\n",
