@@ -127,7 +127,8 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 	return 0;
 }
 
-int memory_map_wb(u64 base, u64 size)
+/* Map [base, base + size) with @attr in whole pages, and flush. */
+static int memory_map_attr(u64 base, u64 size, pteval_t attr)
 {
 	struct pgtable_alloc pa = { .alloc_table = alloc_table,
 				    .ctx = &kmem.fa };
@@ -135,28 +136,24 @@ int memory_map_wb(u64 base, u64 size)
 	u64 end = ALIGN_UP(base + size, SZ_4K);
 	int rc;
 
-	if (end > PGTABLE_IDENTITY_MAX)
+	if (end < start || end > PGTABLE_IDENTITY_MAX)
 		return -1;
 	rc = pgtable_map_range(kmem.pml4, start, end - start,
-			       _PAGE_PRESENT | _PAGE_RW, &pa, &kmem.pt_stats);
-	write_cr3((u64)(uptr)kmem.pml4);
-	return rc;
-}
-
-int memory_map_wc(u64 base, u64 size)
-{
-	struct pgtable_alloc pa = { .alloc_table = alloc_table,
-				    .ctx = &kmem.fa };
-	u64 start = ALIGN_DOWN(base, SZ_4K);
-	u64 end = ALIGN_UP(base + size, SZ_4K);
-	int rc;
-
-	rc = pgtable_map_range(kmem.pml4, start, end - start,
-			       _PAGE_PRESENT | _PAGE_RW | _PAGE_CACHE_WC, &pa,
+			       _PAGE_PRESENT | _PAGE_RW | attr, &pa,
 			       &kmem.pt_stats);
 	/* Reload CR3: the old translations may be cached in the TLB. */
 	write_cr3((u64)(uptr)kmem.pml4);
 	return rc;
+}
+
+int memory_map_wb(u64 base, u64 size)
+{
+	return memory_map_attr(base, size, 0);
+}
+
+int memory_map_wc(u64 base, u64 size)
+{
+	return memory_map_attr(base, size, _PAGE_CACHE_WC);
 }
 
 void *plat_alloc_aligned(size_t size, size_t align)
