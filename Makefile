@@ -159,10 +159,17 @@ FUZZ_SRCS := tests/fuzz/copy_fuzz.c $(wildcard arch/x86/lib/*.c model/arch/x86/l
 $(B)/host/copy_fuzz: $(FUZZ_SRCS) $(wildcard arch/x86/lib/*.h arch/x86/*.h model/arch/x86/include/asm/*.h)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_SRCS) -o $@
-fuzz: $(B)/host/copy_fuzz
-fuzz-short: $(B)/host/copy_fuzz
+# libFuzzer target for the ACPI table parsers (tests/fuzz/acpi_fuzz.c).
+ACPI_FUZZ_SRCS := tests/fuzz/acpi_fuzz.c lib/acpi.c lib/acpi_nfit.c lib/printf.c
+$(B)/host/acpi_fuzz: $(ACPI_FUZZ_SRCS) lib/acpi.h lib/acpi_nfit.h
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(ACPI_FUZZ_SRCS) -o $@
+fuzz: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz
+fuzz-short: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz
 	@mkdir -p $(B)/host/copy_fuzz_corpus
 	$(B)/host/copy_fuzz -max_total_time=20 -artifact_prefix=$(B)/host/copy_fuzz- $(B)/host/copy_fuzz_corpus
+	@$(PYTHON) tests/fuzz/acpi_seeds.py $(B)/host/acpi_fuzz_corpus
+	$(B)/host/acpi_fuzz -max_total_time=10 -artifact_prefix=$(B)/host/acpi_fuzz- $(B)/host/acpi_fuzz_corpus
 .PHONY: fuzz fuzz-short
 
 usb: $(B)/ntboot.img
