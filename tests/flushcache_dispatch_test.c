@@ -76,18 +76,9 @@ static void dispatch_by_size(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, dst, src, 64);
 }
 
-static int dispatch_init(struct kunit_suite *suite, char *reason, size_t len)
-{
-	if (ntcheck_built())
-		return 0;
-	ntb_snprintf(reason, len, "not a checking build (NTB_NTCHECK)");
-	return 1;
-}
-
 static const struct kunit_case flushcache_dispatch_cases[] = {
 	KUNIT_CASE(dispatch_by_size),
 };
 
 KUNIT_SUITE_DEFINE(flushcache_dispatch_suite, "flushcache_dispatch",
-		   flushcache_dispatch_cases, .suite_init = dispatch_init,
-		   .flags = KUNIT_SUITE_CHECKING_ONLY);
+		   flushcache_dispatch_cases, .flags = KUNIT_SUITE_CHECKING_ONLY);

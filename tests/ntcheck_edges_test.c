@@ -123,15 +123,6 @@ static void stores_record_their_last_line(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntcheck_pending_lines(), 0ul);
 }
 
-static int ntcheck_edges_init(struct kunit_suite *suite, char *reason,
-			      size_t len)
-{
-	if (ntcheck_built())
-		return 0;
-	ntb_snprintf(reason, len, "not a checking build (NTB_NTCHECK)");
-	return 1;
-}
-
 static const struct kunit_case ntcheck_edges_cases[] = {
 	KUNIT_CASE(cached_store_edges),
 	KUNIT_CASE(single_line_edges),
@@ -139,5 +130,4 @@ static const struct kunit_case ntcheck_edges_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(ntcheck_edges_suite, "ntcheck_edges", ntcheck_edges_cases,
-		   .suite_init = ntcheck_edges_init,
 		   .flags = KUNIT_SUITE_CHECKING_ONLY);

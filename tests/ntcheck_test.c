@@ -255,15 +255,6 @@ static void memmap_missing_drains_named(struct kunit *test)
 	}
 }
 
-static int ntcheck_suite_init(struct kunit_suite *suite, char *reason,
-			      size_t len)
-{
-	if (ntcheck_built())
-		return 0;
-	ntb_snprintf(reason, len, "not a checking build (NTB_NTCHECK)");
-	return 1;
-}
-
 static const struct kunit_case ntcheck_cases[] = {
 	KUNIT_CASE(publish_without_drain),
 	KUNIT_CASE(primitives_record_fences_retire),
@@ -274,5 +265,4 @@ static const struct kunit_case ntcheck_cases[] = {
 };
 
 KUNIT_SUITE_DEFINE(ntcheck_suite, "ntcheck", ntcheck_cases,
-		   .suite_init = ntcheck_suite_init,
 		   .flags = KUNIT_SUITE_CHECKING_ONLY);

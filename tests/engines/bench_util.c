@@ -54,6 +54,16 @@ DEFINE_OPTION_ENUM(enum memmap_in, memmap_in, MEMMAP_IN_AUTO, memmap_in_words,
 		   "(persistent memory when the machine has it and map=dev), "
 		   "dram or pmem");
 
+/* namespace=, halved until its memmap of @page_size struct pages fits. */
+static u64 fit_namespace(unsigned int page_size, u64 room)
+{
+	u64 ns = opt_namespace;
+
+	while (ns > SZ_2M && ns / 4096 * page_size > room)
+		ns /= 2;
+	return ns;
+}
+
 void *bench_memmap_buffer(struct kunit *test, unsigned int page_size, u64 *ns,
 			  size_t *bytes, bool *in_pmem)
 {
@@ -79,9 +89,7 @@ void *bench_memmap_buffer(struct kunit *test, unsigned int page_size, u64 *ns,
 		return NULL;
 	}
 	if (want && have) {
-		*ns = opt_namespace;
-		while (*ns > SZ_2M && *ns / 4096 * page_size > size)
-			*ns /= 2;
+		*ns = fit_namespace(page_size, size);
 		*bytes = *ns / 4096 * page_size;
 		*in_pmem = true;
 		kunit_diag("# memmap_in=pmem source=%s base=0x%llx bytes=%zu "
@@ -279,11 +287,8 @@ u64 bench_mem_room(void)
 
 u64 bench_fit_namespace(struct kunit *test, unsigned int page_size)
 {
-	u64 ns = opt_namespace;
-	u64 room = bench_mem_room();
+	u64 ns = fit_namespace(page_size, bench_mem_room());
 
-	while (ns > SZ_2M && ns / 4096 * page_size > room)
-		ns /= 2;
 	if (ns != opt_namespace)
 		kunit_info(test,
 			   "namespace scaled down from %llu MiB to %llu MiB: "
