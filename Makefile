@@ -149,6 +149,18 @@ $(B)/host/ntbench: $(HOST_BENCH_OBJS)
 
 bench-host: $(B)/host/ntbench
 
+# The image's Mann-Whitney engine on sample sets from stdin, and its
+# comparison with scipy.stats (tools/stats-check, docs/statistics.md).
+STATS_ORACLE_SRCS := tools/oracle/stats_oracle.c lib/mannwhitney.c lib/int_sqrt.c
+$(B)/host/stats-oracle: $(STATS_ORACLE_SRCS) lib/mannwhitney.h lib/int_sqrt.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
+		$(STATS_ORACLE_SRCS) -o $@
+stats-check: $(B)/host/stats-oracle
+	$(PYTHON) tools/stats-check --oracle $<
+.PHONY: stats-check
+
 NTCHECK_B := build/ntcheck
 ntcheck-image:
 	$(Q)$(MAKE) --no-print-directory B=$(NTCHECK_B) NTCHECK=1 image

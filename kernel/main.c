@@ -27,6 +27,7 @@
 #include "lib/machine_options.h"
 #include "lib/options.h"
 #include "lib/printf.h"
+#include "lib/relaxations.h"
 #include "lib/report_count.h"
 #include "version.h"
 #include "lib/run_context.h"
@@ -43,6 +44,7 @@ static struct boot_info *boot;
 static void __noreturn finish(bool failed)
 {
 	failed = failed || totals.failed;
+	relaxation_print();
 	report_count_print();
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
@@ -61,6 +63,7 @@ static void __noreturn finish(bool failed)
 			.rows = bench_summary_get(0),
 			.nr_rows = bench_summary_count(),
 			.dropped_rows = bench_summary_dropped(),
+			.relax = relaxation_totals(),
 			.footer = "  halted (on_finish=halt); the serial log "
 				  "has the full report",
 		};

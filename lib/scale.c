@@ -39,7 +39,7 @@ static const struct platform_scale slow_platforms[] = {
 		.why = "it tests code paths, build/host/ntbench measures",
 		/* What `make check-host` runs: keep it short. */
 		.knob[SCALE_LITMUS_SUITE_MS] = 6000,
-		.knob[SCALE_SMP_ROUNDS] = 2,
+		.knob[SCALE_SMP_ROUNDS] = 20,
 	},
 	{
 		.name = "emulated CPU (TCG)",
@@ -51,7 +51,7 @@ static const struct platform_scale slow_platforms[] = {
 		.knob[SCALE_LITMUS_SUITE_MS] = 12000,
 		/* Every reader's memmap_verify() is emulated: 16 MiB. */
 		.knob[SCALE_SMP_MAX_PFNS] = 4096,
-		.knob[SCALE_SMP_ROUNDS] = 2,
+		.knob[SCALE_SMP_ROUNDS] = 5,
 		/*
 		 * vCPUs are host threads (eight of them on two host cores,
 		 * say): a worker that is not held can miss a 50 ms join.

@@ -226,6 +226,18 @@ unsigned int summary_screen_compose(const struct summary_screen_in *in,
 		     in->failed ? "FAIL" : "PASS", in->passed, in->failed,
 		     in->skipped);
 	put(&o, in->failed ? SUMMARY_FAIL : SUMMARY_PASS, line);
+	if (in->relax && (in->relax->allowed || in->relax->forbidden)) {
+		const struct relaxation_totals *r = in->relax;
+
+		/* How much of the ordering table this CPU backed. */
+		ntb_snprintf(line, sizeof(line),
+			     "  ordering: %u of %u allowed relaxations "
+			     "observed, %u forbidden observed",
+			     r->allowed_observed, r->allowed,
+			     r->forbidden_observed);
+		put(&o, r->forbidden_observed ? SUMMARY_FAIL : SUMMARY_TEXT,
+		    line);
+	}
 
 	/*
 	 * The rest: a blank line before each section that has lines and

@@ -14,6 +14,7 @@
 
 #include "include/types.h"
 #include "lib/bench_summary.h"
+#include "lib/relaxations.h"
 #include "lib/verdict.h"
 
 enum summary_kind {
@@ -36,6 +37,8 @@ struct summary_screen_in {
 	/* lib/bench_summary.h: the same of bench_summary_*() */
 	const struct bench_summary_row *rows;
 	unsigned int nr_rows, dropped_rows;
+	/* lib/relaxations.h: relaxation_totals(); NULL: none recorded */
+	const struct relaxation_totals *relax;
 	const char *footer;
 };
 

@@ -401,6 +401,13 @@ void memmap_run(struct memmap *m)
 				&m->pgmap);
 }
 
+void memmap_run_plain(struct memmap *m)
+{
+	memset(m->drains, 0, sizeof(m->drains));
+	m->nr_initialised = 0;
+	m->init(m, m->cfg.start_pfn, m->cfg.nr_pages, &m->pgmap);
+}
+
 unsigned long memmap_nr_heads(const struct memmap *m)
 {
 	unsigned long nr = m->base_pfn + m->nr_pfns - memmap_first_pfn(&m->cfg);

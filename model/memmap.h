@@ -286,6 +286,13 @@ void memmap_poison_with(struct memmap *m, u8 byte,
  * strategy: what one driver bind does. Clears the drain counters first.
  */
 void memmap_run(struct memmap *m);
+/*
+ * The same, always the plain loop the kernel compiles (the one the
+ * benchmarks time), also inside a case where the checker records: what a
+ * test that watches another CPU for the effect of the stores must run,
+ * the checker's hooks being far slower than the stores they follow.
+ */
+void memmap_run_plain(struct memmap *m);
 
 /*
  * Struct pages a run writes (heads and the tails it does not leave to the

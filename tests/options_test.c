@@ -229,7 +229,8 @@ static void options_registry(struct kunit *test)
 		"layout",   "mode",	 "strategy",	       "litmus.iters",
 		"seed",	    "drain",	 "on_finish",	       "smp",
 		"runs_id",  "watchdog",	 "smp.extra_apic_ids", "list",
-		"map",	    "memmap_in",
+		"map",	    "memmap_in", "memmap_smp.rounds", "memmap_smp.pfns",
+		"memmap_smp.check", "memmap_smp.place", "memmap_smp.noise",
 	};
 	struct ntb_option *o;
 	size_t n = 0;
@@ -343,11 +344,11 @@ static void options_slow_platform_knobs(struct kunit *test)
 		{SLOW_SANITIZER, SCALE_LITMUS_SUITE_MS, 6000,
 		 "sanitizer build"},
 		{SLOW_SANITIZER, SCALE_SMP_MAX_PFNS, 1, NULL},
-		{SLOW_SANITIZER, SCALE_SMP_ROUNDS, 2, "sanitizer build"},
+		{SLOW_SANITIZER, SCALE_SMP_ROUNDS, 20, "sanitizer build"},
 		{SLOW_SANITIZER, SCALE_ON_CPUS_SHORT_US, 1, NULL},
 		{SLOW_TCG, SCALE_LITMUS_SUITE_MS, 12000, "emulated CPU (TCG)"},
 		{SLOW_TCG, SCALE_SMP_MAX_PFNS, 4096, "emulated CPU (TCG)"},
-		{SLOW_TCG, SCALE_SMP_ROUNDS, 2, "emulated CPU (TCG)"},
+		{SLOW_TCG, SCALE_SMP_ROUNDS, 5, "emulated CPU (TCG)"},
 		{SLOW_TCG, SCALE_ON_CPUS_SHORT_US, 500000,
 		 "emulated CPU (TCG)"},
 		{SLOW_SANITIZER | SLOW_TCG, SCALE_LITMUS_SUITE_MS, 6000,

@@ -287,6 +287,9 @@ static void verdict_screen(struct kunit *test)
 		.rows = rows,
 		.footer = "  halted",
 	};
+	struct relaxation_totals relax = {.allowed = 22,
+					  .allowed_observed = 3,
+					  .forbidden = 40};
 	unsigned int used, longest = 0;
 	int r;
 
@@ -302,8 +305,13 @@ static void verdict_screen(struct kunit *test)
 			.limit = "fill_movnti",
 			.slow_ns = 244280000};
 	in.nr_rows = ARRAY_SIZE(rows);
+	in.relax = &relax;
 
 	used = summary_screen_compose(&in, COLS, ROWS, screen, kinds);
+	KUNIT_EXPECT_GE(test,
+			find_row(used, "ordering: 3 of 22 allowed relaxations "
+				       "observed, 0 forbidden observed"),
+			0);
 	KUNIT_EXPECT_LE(test, used, ROWS);
 	for (unsigned int i = 0; i < used; i++)
 		longest = max(longest, (unsigned int)strlen(row_of(i)));

@@ -13,6 +13,7 @@
 #include "lib/on_cpus.h"
 #include "lib/timing.h"
 #include "lib/printf.h"
+#include "lib/relaxations.h"
 #include "lib/options.h"
 #include "lib/scale.h"
 #include "lib/string.h"
@@ -557,6 +558,11 @@ static enum litmus_verdict litmus_report(struct kunit *test,
 		c->iters_done - relaxed);
 
 	format_outcome(buf, sizeof(buf), sh, sh->target);
+	/* The engine's self-tests (quiet scratch cases) are no evidence. */
+	if (!test->quiet)
+		relaxation_record(t->relaxed_allowed, t->relaxed_allowed ?
+							      c->hist[target] :
+							      forbidden);
 	if (forbidden) {
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "%s on CPUs %u,%u (%s): forbidden outcomes seen "

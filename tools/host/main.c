@@ -17,6 +17,7 @@
 #include "lib/kunit.h"
 #include "lib/options.h"
 #include "lib/printf.h"
+#include "lib/relaxations.h"
 #include "lib/report_count.h"
 #include "version.h"
 #include "lib/run_context.h"
@@ -121,6 +122,7 @@ int main(int argc, char **argv)
 	/* The sanitizer build, an emulated CPU: smaller benchmarks. */
 	options_scale_for_platform();
 	kunit_run_selected(opt_suite, 1, &totals);
+	relaxation_print();
 	report_count_print();
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
