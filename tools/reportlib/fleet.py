@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Results from many machines in one SQLite file (tools/report --db).
+
+    tools/report --db FILE add LOG...   store each log's header and claims
+    tools/report --db FILE fleet        one table per claim, a row per CPU
+
+A log is stored once: its bytes' SHA-256 is its key, and adding it again
+says so and changes nothing. A log without a usable "# ntboot" header
+(no CPU named) is refused, naming the log, and nothing of it is stored;
+the other logs of the same call still are. The CPU model is the header's
+vendor, family, model and stepping (with the brand string beside it);
+a machine is told apart by its header's machine= (or runs_id=), else by
+what the header says of it: brand, TSC frequency, CPUs and features. Two
+builds of one machine are two runs of one machine.
+
+Per claim and CPU model the fleet table gives the runs, the machines and
+builds they came from, the measured speed-up (the geometric mean of the
+runs' speed-ups), its interval, the verdict and measured/posted:
+
+  - one run: that run's own interval (the within-run test of
+    tools/report), its verdict;
+  - several runs: Welch's interval of the runs' log speed-ups (the run
+    being the unit of replication, as tools/ab); confirmed where it lies
+    on the posted side of 1, reversed where on the other, not confirmed
+    where it holds 1.
+"""
+import hashlib
+import json
+import math
+import sqlite3
+
+from scipy import stats
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS logs (
+    id INTEGER PRIMARY KEY,
+    sha256 TEXT UNIQUE NOT NULL,
+    name TEXT NOT NULL,
+    cpu_model TEXT NOT NULL,
+    cpu_brand TEXT,
+    microcode TEXT,
+    machine TEXT NOT NULL,
+    build TEXT,
+    header TEXT NOT NULL,
+    added TEXT DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS metrics (
+    log_id INTEGER NOT NULL REFERENCES logs(id),
+    suite TEXT NOT NULL,
+    line TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS verdicts (
+    log_id INTEGER NOT NULL REFERENCES logs(id),
+    subject TEXT NOT NULL,
+    what TEXT NOT NULL,
+    page_size INTEGER,
+    mode TEXT,
+    map TEXT,
+    before TEXT,
+    after TEXT,
+    speedup REAL,
+    ci_low REAL,
+    ci_high REAL,
+    p REAL,
+    verdict TEXT,
+    posted_speedup REAL
+);
+"""
+
+CONFIRMED = "confirmed"
+NOT_CONFIRMED = "not confirmed"
+REVERSED = "reversed on this CPU"
+UNTESTED = "not tested"
+
+
+class BrokenHeader(ValueError):
+    pass
+
+
+def cpu_model(header):
+    """'GenuineIntel 6/167/1' from the header; BrokenHeader without one."""
+    if not header.get("cpu"):
+        raise BrokenHeader("no '# ntboot' header naming the CPU")
+    parts = [header.get(k) for k in ("vendor", "family", "model",
+                                     "stepping")]
+    if all(parts):
+        return f"{parts[0]} {parts[1]}/{parts[2]}/{parts[3]}"
+    return header["cpu"]
+
+
+def machine_of(header):
+    for key in ("machine", "runs_id"):
+        if header.get(key):
+            return header[key]
+    seen = "|".join(str(header.get(k, "")) for k in
+                    ("cpu", "tsc_khz", "smp", "features", "platform"))
+    return "h:" + hashlib.sha256(seen.encode()).hexdigest()[:12]
+
+
+def connect(path):
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA)
+    return db
+
+
+def add(db, path, data, log, verdicts, metric_lines):
+    """Store one log. Returns 'added', 'duplicate'; BrokenHeader when
+    its header cannot say which CPU it ran on."""
+    digest = hashlib.sha256(data).hexdigest()
+    if db.execute("SELECT 1 FROM logs WHERE sha256 = ?",
+                  (digest,)).fetchone():
+        return "duplicate"
+    model = cpu_model(log.header)
+    with db:
+        cur = db.execute(
+            "INSERT INTO logs (sha256, name, cpu_model, cpu_brand, "
+            "microcode, machine, build, header) VALUES (?,?,?,?,?,?,?,?)",
+            (digest, path, model, log.header.get("cpu"),
+             log.header.get("microcode"), machine_of(log.header),
+             log.header.get("version"), json.dumps(log.header)))
+        log_id = cur.lastrowid
+        db.executemany("INSERT INTO metrics VALUES (?,?,?)",
+                       [(log_id, rec.get("suite", "?"), line)
+                        for rec, line in metric_lines])
+        for v in verdicts:
+            ci = v.get("speedup_ci") or (None, None)
+            db.execute(
+                "INSERT INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (log_id, v["subject"], v["what"], v.get("page_size"),
+                 v.get("mode"), v.get("map"), str(v.get("before")),
+                 str(v.get("after")), v.get("speedup"), ci[0], ci[1],
+                 v.get("p"), v.get("verdict"), v.get("posted_speedup")))
+    return "added"
+
+
+def combine(rows, alpha):
+    """The runs of one claim on one CPU model: (speed-up, (lo, hi) or
+    None, verdict)."""
+    ups = [r["speedup"] for r in rows if r["speedup"] and r["speedup"] > 0]
+    posted = rows[0]["posted_speedup"]
+    if not ups:
+        return None, None, UNTESTED
+    geo = math.exp(sum(math.log(x) for x in ups) / len(ups))
+    if len(ups) == 1:
+        r = rows[0]
+        ci = (r["ci_low"], r["ci_high"]) if r["ci_low"] else None
+        return geo, ci, r["verdict"] or UNTESTED
+    logs = [math.log(x) for x in ups]
+    sd = stats.tstd(logs) if len(set(logs)) > 1 else 0.0
+    q = stats.t.ppf(1 - alpha / 2, len(logs) - 1)
+    half = q * sd / math.sqrt(len(logs))
+    mean = sum(logs) / len(logs)
+    ci = (math.exp(mean - half), math.exp(mean + half))
+    claimed_faster = posted is None or posted > 1
+    if ci[0] > 1:
+        word = CONFIRMED if claimed_faster else REVERSED
+    elif ci[1] < 1:
+        word = REVERSED if claimed_faster else CONFIRMED
+    else:
+        word = NOT_CONFIRMED
+    return geo, ci, word
+
+
+def fleet(db, alpha=0.05):
+    """[(claim title, [row dict])], one row per CPU model."""
+    db.row_factory = sqlite3.Row
+    rows = db.execute(
+        "SELECT v.*, l.cpu_model, l.cpu_brand, l.machine, l.build "
+        "FROM verdicts v JOIN logs l ON l.id = v.log_id "
+        "ORDER BY v.subject, v.what, v.page_size, v.mode, l.cpu_model"
+    ).fetchall()
+    db.row_factory = None
+    claims = {}
+    for r in rows:
+        key = (r["subject"], r["what"], r["page_size"], r["mode"],
+               r["map"])
+        claims.setdefault(key, {}).setdefault(r["cpu_model"], []).append(r)
+    out = []
+    for (subject, what, size, mode, map_), by_cpu in claims.items():
+        table = []
+        for model, runs in by_cpu.items():
+            geo, ci, word = combine(runs, alpha)
+            posted = runs[0]["posted_speedup"]
+            table.append({
+                "cpu_model": model, "cpu": runs[0]["cpu_brand"],
+                "runs": len(runs),
+                "machines": len({r["machine"] for r in runs}),
+                "builds": len({r["build"] for r in runs}),
+                "speedup": geo, "ci": ci, "verdict": word,
+                "posted": posted,
+                "measured_over_posted": geo / posted
+                if geo and posted else None})
+        title = f"{subject}: {what}" + "".join(
+            f" {k}={v}" for k, v in (("page_size", size), ("mode", mode),
+                                     ("map", map_)) if v is not None)
+        out.append((title, table))
+    return out
