@@ -152,11 +152,13 @@ static void print_header(void)
 		acpi.nr_tables, acpi.oem_id, madt.nr_enabled,
 		madt.nr_online_capable, madt.nr_x2apic);
 	kprintf("# smp present=%u wanted=%u online=%u failed=%u x2apic=%d "
-		"bsp_apic_id=%u trampoline=0x%llx%s%s\n",
+		"bsp_apic_id=%u trampoline=0x%llx limit=%u%s%s%s%s%s\n",
 		smp_report.present, smp_report.wanted, num_online_cpus(),
 		smp_report.failed, smp_report.x2apic, smp_report.bsp_apic_id,
-		smp_report.trampoline, smp_report.why_not[0] ? " note=" : "",
-		smp_report.why_not);
+		smp_report.trampoline, NR_CPUS_MAX,
+		smp_report.why_not[0] ? " note=" : "", smp_report.why_not,
+		smp_report.limited[0] ? " limited=\"" : "",
+		smp_report.limited, smp_report.limited[0] ? "\"" : "");
 	if (watchdog_enabled())
 		kprintf("# watchdog cpu=%u timeout_s=%u\n",
 			num_online_cpus() - 1, watchdog_timeout_s());

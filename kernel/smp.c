@@ -313,20 +313,25 @@ static void start_cpu(u32 id, u8 *tr)
 void smp_init(const struct acpi_madt_info *madt, int smp,
 	      const u32 *extra_ids, u32 nr_extra, const struct phys_map *map)
 {
+	static struct cpu_plan plan;
 	struct smp_report *r = &smp_report;
 	u64 cr3;
 	u8 *tr;
 
-	r->present = madt->nr_ids ? madt->nr_ids : 1;
-	r->wanted = smp == SMP_ALL ? r->present :
-		    smp == SMP_OFF ? 1 : min((u32)smp, r->present);
 	if (lapic_init()) {
+		cpu_plan_make(&plan, madt, 0, smp, NR_CPUS_MAX);
+		r->present = plan.present;
+		r->wanted = plan.wanted;
 		ntb_snprintf(r->why_not, sizeof(r->why_not),
 			     "local APIC disabled by firmware");
 		return;
 	}
 	r->x2apic = lapic.x2apic;
 	r->bsp_apic_id = lapic_id();
+	cpu_plan_make(&plan, madt, r->bsp_apic_id, smp, NR_CPUS_MAX);
+	r->present = plan.present;
+	r->wanted = plan.wanted;
+	memcpy(r->limited, plan.why, sizeof(r->limited));
 	boot_cpu_area.apic_id = r->bsp_apic_id;
 	if (r->wanted <= 1 && !nr_extra) {
 		ntb_snprintf(r->why_not, sizeof(r->why_not), "%s",
@@ -347,9 +352,8 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	}
 	tr = prepare_trampoline(r->trampoline);
 
-	for (u32 i = 0; i < madt->nr_ids && nr_online < r->wanted; i++)
-		if (madt->apic_ids[i] != r->bsp_apic_id)
-			start_cpu(madt->apic_ids[i], tr);
+	for (u32 i = 0; i < plan.nr_aps && nr_online < NR_CPUS_MAX; i++)
+		start_cpu(plan.ap_ids[i], tr);
 	for (u32 i = 0; i < nr_extra && nr_online < NR_CPUS_MAX; i++) {
 		kprintf("# smp: starting apic_id=%u (smp.extra_apic_ids)\n",
 			extra_ids[i]);

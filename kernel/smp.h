@@ -10,12 +10,13 @@
 
 #include "include/types.h"
 #include "lib/acpi.h"
+#include "lib/cpu_plan.h"
 #include "lib/jump.h"
 #include "mm/phys_map.h"
 #include "kernel/desc.h"
 #include "kernel/traps.h"
 
-#define NR_CPUS_MAX 256
+/* NR_CPUS_MAX, the start plan: lib/cpu_plan.h */
 #define AP_STACK_SIZE (64 * 1024)
 
 enum cpu_state {
@@ -56,6 +57,7 @@ struct smp_report {
 	u32 bsp_apic_id;
 	u64 trampoline;
 	char why_not[96];	/* set when no AP was started at all */
+	char limited[128];	/* set when fewer than wanted could be tried */
 };
 
 extern struct smp_report smp_report;

@@ -203,6 +203,8 @@ static void madt_cpu(struct acpi_madt_info *out, u32 apic_id, u32 flags)
 	out->nr_cpus++;
 	if (out->nr_ids < ARRAY_SIZE(out->apic_ids))
 		out->apic_ids[out->nr_ids++] = apic_id;
+	else
+		out->nr_ids_dropped++;
 }
 
 int acpi_parse_madt(const struct acpi_table_header *madt,

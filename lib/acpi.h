@@ -88,6 +88,12 @@ int acpi_parse_fadt_pm_timer(const struct acpi_table_header *fadt,
 /* From the HPET table: the register block (memory space only). 0 or -1. */
 int acpi_parse_hpet(const struct acpi_table_header *hpet, u64 *base);
 
+/*
+ * APIC IDs the MADT reader keeps: a two-socket Granite Rapids has 512
+ * logical CPUs, a two-socket EPYC Turin 768; room for 1024.
+ */
+#define ACPI_MADT_MAX_IDS 1024
+
 struct acpi_madt_info {
 	u64 lapic_base;
 	u32 nr_cpus; /* enabled, plus online-capable */
@@ -95,8 +101,10 @@ struct acpi_madt_info {
 	u32 nr_online_capable;
 	u32 nr_disabled;
 	u32 nr_x2apic;
-	u32 apic_ids[256]; /* of usable CPUs, in table order */
+	/* of usable CPUs, in table order; the rest counted in @nr_ids_dropped */
+	u32 apic_ids[ACPI_MADT_MAX_IDS];
 	u32 nr_ids;
+	u32 nr_ids_dropped;
 	bool truncated; /* an entry ran past the table end */
 };
 

@@ -26,6 +26,7 @@
 #include "lib/bench.h"
 #include "lib/glob.h"
 #include "lib/kunit.h"
+#include "lib/work_split.h"
 #include "lib/on_cpus.h"
 #include "lib/printf.h"
 #include "tests/engines/memmap_case.h"
@@ -138,16 +139,16 @@ static void par_body(void *arg)
 static unsigned int par_split(struct par_run *r, unsigned int k)
 {
 	struct memmap *m = r->m;
-	unsigned long start = m->cfg.start_pfn, end = start + m->cfg.nr_pages;
 	unsigned long align = max(PAR_ALIGN_PFNS, 1ul << m->cfg.order);
-	unsigned long per = ALIGN_UP((m->cfg.nr_pages + k - 1) / k, align);
 	unsigned int used = 0;
 
 	r->k = k;
 	for (unsigned int i = 0; i < k; i++) {
 		struct par_worker *w = &r->w[i];
-		unsigned long s = min(start + i * per, end);
-		unsigned long e = min(s + per, end);
+		u64 s, e;
+
+		work_split(m->cfg.start_pfn, m->cfg.nr_pages, k, align, i, &s,
+			   &e);
 
 		w->run = r;
 		w->local = *m;

@@ -116,7 +116,8 @@ def add(db, path, data, log, verdicts, metric_lines):
             "INSERT INTO logs (sha256, name, cpu_model, cpu_brand, "
             "microcode, machine, build, header) VALUES (?,?,?,?,?,?,?,?)",
             (digest, path, model, log.header.get("cpu"),
-             log.header.get("microcode"), machine_of(log.header),
+             log.header.get("ucode") or log.header.get("microcode"),
+             machine_of(log.header),
              log.header.get("version"), json.dumps(log.header)))
         log_id = cur.lastrowid
         db.executemany("INSERT INTO metrics VALUES (?,?,?)",
