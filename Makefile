@@ -176,12 +176,32 @@ ACPI_FUZZ_SRCS := tests/fuzz/acpi_fuzz.c lib/acpi.c lib/acpi_nfit.c lib/printf.c
 $(B)/host/acpi_fuzz: $(ACPI_FUZZ_SRCS) lib/acpi.h lib/acpi_nfit.h
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(ACPI_FUZZ_SRCS) -o $@
-fuzz: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz
-fuzz-short: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz
+# libFuzzer target for the cfg decoder, the load-options decoder and every
+# registered option's parser (tests/fuzz/options_fuzz.c): the registry is
+# a linker section the declaring files fill, so it is built from every
+# hosted source but the runner's main().
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -I$(B)/gen -DNTB_HOSTED -pthread \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+OPTIONS_FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(filter-out tools/host/main.c,$(HOST_SRCS)))
+$(B)/fuzz/%.o: %.c $(B)/gen/version.h $(LITMUS_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  CLANG   $< (fuzz)"
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Wno-everything \
+		$(MODEL_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/fuzz/model/%.o: MODEL_CFLAGS := $(MODEL_KERNEL_CFLAGS)
+$(B)/host/options_fuzz: tests/fuzz/options_fuzz.c $(OPTIONS_FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+fuzz: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz $(B)/host/options_fuzz
+fuzz-short: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz $(B)/host/options_fuzz
 	@mkdir -p $(B)/host/copy_fuzz_corpus
 	$(B)/host/copy_fuzz -max_total_time=20 -artifact_prefix=$(B)/host/copy_fuzz- $(B)/host/copy_fuzz_corpus
 	@$(PYTHON) tests/fuzz/acpi_seeds.py $(B)/host/acpi_fuzz_corpus
 	$(B)/host/acpi_fuzz -max_total_time=10 -artifact_prefix=$(B)/host/acpi_fuzz- $(B)/host/acpi_fuzz_corpus
+	@$(PYTHON) tests/fuzz/options_seeds.py $(B)/host/options_fuzz_corpus
+	$(B)/host/options_fuzz -max_total_time=10 -max_len=2048 -artifact_prefix=$(B)/host/options_fuzz- $(B)/host/options_fuzz_corpus
+	$(PYTHON) tests/fuzz/readers_fuzz.py --seconds 10 --out $(B)/host/readers_fuzz
 .PHONY: fuzz fuzz-short
 
 usb: $(B)/ntboot.img

@@ -99,7 +99,8 @@ static void put_string(struct outbuf *o, const char *s, int flags, int width,
 
 	if (!s)
 		s = "(null)";
-	while (s[len] && (prec < 0 || len < prec))
+	/* With a precision the array need not end in a NUL: no read past it. */
+	while ((prec < 0 || len < prec) && s[len])
 		len++;
 	if (!(flags & F_LEFT))
 		put_repeat(o, ' ', width - len);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include "include/platform.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 #include "lib/string.h"
@@ -196,6 +197,26 @@ static void printf_truncation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[0], 'a');
 }
 
+/*
+ * "%.*s" of an array without a NUL (an option's value inside the words of
+ * a line): the precision bounds the read. In the host tests (ASan) the
+ * array is exactly its length, so a read past it is a failure; the
+ * options fuzzer found that read ("console=mmio32").
+ */
+static void printf_precision_bounds_the_read(struct kunit *test)
+{
+	char *v = plat_alloc_aligned(6, 1);
+	char buf[16];
+
+	KUNIT_ASSERT_TRUE(test, v != NULL);
+	memcpy(v, "mmio32", 6);
+	ntb_snprintf(buf, sizeof(buf), "[%.*s]", 4, v);
+	KUNIT_EXPECT_STREQ(test, buf, "[mmio]");
+	ntb_snprintf(buf, sizeof(buf), "[%.*s]", 6, v);
+	KUNIT_EXPECT_STREQ(test, buf, "[mmio32]");
+	plat_free(v, 6);
+}
+
 static void printf_fixed_point(struct kunit *test)
 {
 	char buf[32];
@@ -222,6 +243,7 @@ static const struct kunit_case printf_cases[] = {
 	KUNIT_CASE(printf_strings_chars),
 	KUNIT_CASE(printf_pointer),
 	KUNIT_CASE(printf_truncation),
+	KUNIT_CASE(printf_precision_bounds_the_read),
 	KUNIT_CASE(printf_fixed_point),
 };
 

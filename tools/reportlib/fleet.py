@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS logs (
 CREATE TABLE IF NOT EXISTS metrics (
     log_id INTEGER NOT NULL REFERENCES logs(id),
     suite TEXT NOT NULL,
-    line TEXT NOT NULL
+    ident TEXT NOT NULL,
+    value REAL
 );
 CREATE TABLE IF NOT EXISTS verdicts (
     log_id INTEGER NOT NULL REFERENCES logs(id),
@@ -104,8 +105,9 @@ def connect(path):
 
 
 def add(db, path, data, log, verdicts, metric_lines):
-    """Store one log. Returns 'added', 'duplicate'; BrokenHeader when
-    its header cannot say which CPU it ran on."""
+    """Store one log; @metric_lines: (suite, identity as JSON, the figure
+    compared) per metric line. Returns 'added', 'duplicate';
+    BrokenHeader when its header cannot say which CPU it ran on."""
     digest = hashlib.sha256(data).hexdigest()
     if db.execute("SELECT 1 FROM logs WHERE sha256 = ?",
                   (digest,)).fetchone():
@@ -120,9 +122,9 @@ def add(db, path, data, log, verdicts, metric_lines):
              machine_of(log.header),
              log.header.get("version"), json.dumps(log.header)))
         log_id = cur.lastrowid
-        db.executemany("INSERT INTO metrics VALUES (?,?,?)",
-                       [(log_id, rec.get("suite", "?"), line)
-                        for rec, line in metric_lines])
+        db.executemany("INSERT INTO metrics VALUES (?,?,?,?)",
+                       [(log_id, suite, ident, value)
+                        for suite, ident, value in metric_lines])
         for v in verdicts:
             ci = v.get("speedup_ci") or (None, None)
             db.execute(
@@ -196,3 +198,35 @@ def fleet(db, alpha=0.05):
                                      ("map", map_)) if v is not None)
         out.append((title, table))
     return out
+
+
+def spreads(db, model):
+    """The between-run spread this history has measured on CPU model
+    @model: {line identity (JSON): (standard deviation of the log
+    figures, degrees of freedom)}, pooled over the groups of runs of one
+    build on one machine that have two or more runs of the line."""
+    rows = db.execute(
+        "SELECT l.machine, l.build, m.ident, m.value FROM metrics m "
+        "JOIN logs l ON l.id = m.log_id WHERE l.cpu_model = ? "
+        "AND m.value > 0", (model,)).fetchall()
+    groups = {}
+    for machine, build, ident, value in rows:
+        groups.setdefault((ident, machine, build), []).append(
+            math.log(value))
+    pooled = {}
+    for (ident, _, _), logs in groups.items():
+        if len(logs) < 2:
+            continue
+        ss, df = pooled.get(ident, (0.0, 0))
+        mean = sum(logs) / len(logs)
+        pooled[ident] = (ss + sum((x - mean) ** 2 for x in logs),
+                         df + len(logs) - 1)
+    return {k: (math.sqrt(ss / df), df) for k, (ss, df) in pooled.items()}
+
+
+def within_spread(ratio, spread, alpha=0.05):
+    """Is B/A = @ratio no larger than two single runs of one build
+    differ, given the between-run standard deviation @spread (of the
+    logs)? The difference of two runs spreads by sqrt(2) times that."""
+    z = stats.norm.isf(alpha / 2)
+    return abs(math.log(ratio)) <= z * math.sqrt(2) * spread

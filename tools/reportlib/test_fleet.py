@@ -113,5 +113,60 @@ class Fleet(unittest.TestCase):
                          (2, 1, 2))
 
 
+def tight_log(nt_ns, seed):
+    """A run whose samples agree to 0.1% (the within-run spread), so a
+    difference between two such runs is 'significant' by their samples."""
+    rng = random.Random(seed)
+
+    def line(strategy, med):
+        samples = [int(med * (1 + rng.uniform(-0.001, 0.001)))
+                   for _ in range(14)]
+        return ("    # metric suite=bench_memmap_init strategy=" + strategy
+                + " page_size=64 layout=64 mode=fsdax map=dev "
+                f"median_ns={sorted(samples)[7]} "
+                f"samples_ns={','.join(map(str, samples))}")
+    return "\n".join(["KTAP version 1", HEADERS["intel"],
+                      line("tmpl_nt_fixed", nt_ns),
+                      "ntboot: 1 passed, 0 failed, 0 skipped", ""])
+
+
+class Spread(unittest.TestCase):
+    """--compare A B --db FILE: one run a side, held to the between-run
+    spread the history measured on that CPU model."""
+
+    def test_within_and_beyond_the_spread(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "h.db")
+            # Four earlier runs of one build, 2% apart from each other.
+            hist = []
+            for k, f in enumerate((1.0, 1.02, 0.985, 1.01)):
+                hist.append(os.path.join(tmp, f"h{k}.log"))
+                with open(hist[-1], "w") as out:
+                    out.write(tight_log(6e6 * f, k))
+            subprocess.run([REPORT, "--db", db, "add", *hist], check=True,
+                           capture_output=True)
+            paths = []
+            for name, ns in (("a", 6e6), ("b", 6.06e6), ("c", 6.9e6)):
+                paths.append(os.path.join(tmp, name + ".log"))
+                with open(paths[-1], "w") as out:
+                    out.write(tight_log(ns, 100 + len(paths)))
+
+            def row(b, *extra):
+                res = subprocess.run(
+                    [REPORT, "--compare", "--json", paths[0], b, *extra],
+                    capture_output=True, text=True, check=False)
+                self.assertEqual(res.returncode, 0, res.stderr)
+                return json.loads(res.stdout)[0]
+
+            plain = row(paths[1])
+            self.assertTrue(plain["significant"], plain)
+            held = row(paths[1], "--db", db)
+            self.assertFalse(held["significant"], held)
+            self.assertTrue(held["within_spread"], held)
+            big = row(paths[2], "--db", db)
+            self.assertTrue(big["significant"], big)
+            self.assertFalse(big["within_spread"], big)
+
+
 if __name__ == "__main__":
     unittest.main()
