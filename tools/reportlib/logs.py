@@ -1,0 +1,211 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Reading ntboot logs (the image's serial console or ntbench's stdout):
+terminal escapes and control characters removed, the "# ntboot" header,
+the logfmt "# metric" lines (values typed), the "# verdict" lines, the
+summary line, and the litmus and memmap_smp observations matched to
+their cases.
+"""
+import re
+import sys
+
+# Terminal escapes (firmware screen handling) and other control characters.
+CONTROL_RE = re.compile(r"\x1b\[[0-9;=?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
+METRIC_PREFIX = "# metric "
+VERDICT_PREFIX = "# verdict "
+HEADER_PREFIX = "# ntboot "
+SUMMARY_RE = re.compile(r"^ntboot: (\d+) passed, (\d+) failed, (\d+) skipped")
+INT_RE = re.compile(r"-?\d+")
+DEC_RE = re.compile(r"-?\d+\.\d+")
+
+
+class LogfmtError(ValueError):
+    pass
+
+
+def parse_logfmt(text):
+    """key=value words into a dict (in order). Quoted values may hold
+    spaces and \\" or \\\\ escapes; a bare word is a key with value ""."""
+    out = {}
+    i, n = 0, len(text)
+    while i < n:
+        while i < n and text[i] == " ":
+            i += 1
+        if i >= n:
+            break
+        start = i
+        while i < n and text[i] not in " =":
+            i += 1
+        key = text[start:i]
+        if not key:
+            raise LogfmtError(f"empty key at column {start + 1}")
+        if i >= n or text[i] == " ":
+            out[key] = ""
+            continue
+        i += 1                                  # the '='
+        if i < n and text[i] == '"':
+            i += 1
+            value = []
+            while True:
+                if i >= n:
+                    raise LogfmtError(f"unterminated quote in {key}=")
+                c = text[i]
+                if c == "\\" and i + 1 < n:
+                    value.append(text[i + 1])
+                    i += 2
+                    continue
+                if c == '"':
+                    i += 1
+                    break
+                value.append(c)
+                i += 1
+            if i < n and text[i] != " ":
+                raise LogfmtError(f"junk after the quoted value of {key}")
+            out[key] = "".join(value)
+        else:
+            start = i
+            while i < n and text[i] != " ":
+                i += 1
+            out[key] = text[start:i]
+    return out
+
+
+def typed(value):
+    """'42' -> 42, '0.91' -> 0.91, anything else stays text. A number
+    beyond 64 bits (no ntboot field is) stays text too."""
+    if INT_RE.fullmatch(value):
+        v = int(value) if len(value) <= 21 else None
+        return v if v is not None and -2 ** 63 <= v < 2 ** 64 else value
+    if DEC_RE.fullmatch(value):
+        return float(value)
+    return value
+
+
+class Log:
+    """The metric lines and the header of one log."""
+
+    def __init__(self, name, label):
+        self.name = name
+        self.label = label
+        self.header = {}
+        self.metrics = []
+        self.failed = None
+        self.warnings = []
+        # The "# verdict ..." lines the image (or ntbench) printed itself.
+        self.own_verdicts = []
+        # Litmus outcomes of the suite's own cases (not of its engine's
+        # self-tests): {case: {"verdict", "count", "iters"}}.
+        self.litmus = {}
+
+    def describe(self):
+        h = self.header
+        parts = []
+        if "cpu" in h:
+            parts.append(f'cpu="{h["cpu"]}"')
+        parts.append("platform=" + h.get("platform", "image" if h else "?"))
+        if "hypervisor" in h:
+            parts.append("hypervisor=" + h["hypervisor"])
+        if "version" in h:
+            parts.append("ntboot " + h["version"])
+        return " ".join(parts)
+
+
+LITMUS_RE = re.compile(r"^# litmus test=(\S+) layout=(\S+) .*?iters=(\d+) "
+                       r"outcome=\S+ count=(\d+) (allowed|forbidden)$")
+CASE_RE = re.compile(r"^(?:not )?ok \d+ (\S+)")
+# suite=memmap_smp: a stale struct page at the hand-off flag is the
+# relaxed outcome; rounds are its iterations.
+MEMMAP_SMP_RE = re.compile(
+    r"^# memmap_smp strategy=(\S+) page_size=(\d+) mode=(\S+) "
+    r"cpus=\S+ pair=(\S+) .*?rounds=(\d+) drain=(on|off) .*?"
+    r"stale_rounds=(\d+) .*(allowed|forbidden)$")
+
+
+def litmus_case(test, layout):
+    return test if layout == "one" else f"{test}.{layout}"
+
+
+def parse_log(text, name, label):
+    log = Log(name, label)
+    pending = []        # litmus lines waiting for the result of their case
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = CONTROL_RE.sub("", raw).strip()
+        m = LITMUS_RE.match(line)
+        if m:
+            pending.append(m.groups())
+            continue
+        m = MEMMAP_SMP_RE.match(line)
+        if m:
+            strategy, size, mode, pair, rounds, drain, stale, word = \
+                m.groups()
+            key = (f"memmap_smp {strategy} {size} {mode} "
+                   f"drain={drain} ({pair})")
+            row = log.litmus.setdefault(key, {"verdict": word, "count": 0,
+                                              "iters": 0})
+            row["count"] += int(stale)
+            row["iters"] += int(rounds)
+            continue
+        m = CASE_RE.match(line)
+        if m:
+            # A case's lines come before its result; only the lines of
+            # the test the case is named after are its observations.
+            for test, layout, iters, count, verdict in pending:
+                if litmus_case(test, layout) == m.group(1):
+                    log.litmus[m.group(1)] = {
+                        "verdict": verdict, "count": int(count),
+                        "iters": int(iters)}
+            pending = []
+        if line.startswith(METRIC_PREFIX):
+            try:
+                fields = parse_logfmt(line[len(METRIC_PREFIX):])
+            except LogfmtError as e:
+                log.warnings.append(f"{name}:{lineno}: bad metric line "
+                                    f"({e}): {line[:80]}")
+                continue
+            rec = {k: typed(v) for k, v in fields.items()}
+            # samples_ns=, and the other series a line carries
+            # (warm_samples_ns=, cold_samples_ns=): lists of integers.
+            for key in [k for k in fields if k == "samples_ns"
+                        or k.endswith("_samples_ns")]:
+                try:
+                    rec[key] = [int(x) for x in fields[key].split(",")
+                                if x != ""]
+                except ValueError:
+                    log.warnings.append(f"{name}:{lineno}: {key}= is not "
+                                        "a list of integers; ignored")
+                    del rec[key]
+            rec.setdefault("suite", "unknown")
+            rec["_log"] = label
+            log.metrics.append(rec)
+        elif line.startswith(VERDICT_PREFIX):
+            try:
+                log.own_verdicts.append(
+                    parse_logfmt(line[len(VERDICT_PREFIX):]))
+            except LogfmtError as e:
+                log.warnings.append(f"{name}:{lineno}: bad verdict line "
+                                    f"({e}): {line[:80]}")
+        elif line.startswith(HEADER_PREFIX) and not log.header:
+            version, _, rest = line[len(HEADER_PREFIX):].partition(" ")
+            try:
+                log.header = parse_logfmt(rest)
+            except LogfmtError:
+                log.header = {}
+            log.header["version"] = version
+            if "cpu" in log.header:     # CPUID pads the brand string
+                log.header["cpu"] = log.header["cpu"].strip()
+        else:
+            m = SUMMARY_RE.match(line)
+            if m:
+                log.failed = int(m.group(2))
+    return log
+
+
+def read_log(path, label):
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, errors="replace") as f:
+                text = f.read()
+    except OSError as e:
+        raise SystemExit(f"report: cannot read {path}: {e.strerror}") from e
+    return parse_log(text, path, label)

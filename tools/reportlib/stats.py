@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The statistics of tools/report (docs/statistics.md): medians and their
+order-statistic intervals, the Mann-Whitney U test, the Hodges-Lehmann
+ratio interval, the drift of a run within itself (Kruskal-Wallis over its
+quarters) and the test of two runs held to that drift. The distributions
+and tests come from scipy.stats; the exact U counts behind the
+interval's critical values are counted here (scipy does not expose them)
+and checked against scipy's exact p-values by the report's selftest.
+"""
+import math
+
+from scipy import stats
+
+# The default level; tools/report passes its --alpha to every call.
+ALPHA = 0.05
+
+# Fewer samples per side than this: no test, no verdict.
+MIN_SAMPLES = 5
+# Exact U distribution while both sides together have at most this many
+# samples (and there are no ties); the normal approximation above.
+EXACT_MAX = 60
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if not n:
+        return None
+    mid = n // 2
+    return s[mid] if n % 2 else (s[mid - 1] + s[mid]) / 2
+
+
+def binom_half_cdf(n, k):
+    """P(X <= k) for X ~ Binomial(n, 1/2)."""
+    if k < 0:
+        return 0.0
+    return float(stats.binom.cdf(k, n, 0.5))
+
+
+def median_ci(xs, alpha=ALPHA):
+    """Distribution-free interval for the median: (low, high, coverage)
+    with coverage >= 1 - alpha, or None when n samples cannot give one.
+    [x_(l), x_(n+1-l)] (1-based order statistics) misses the median with
+    probability 2 * P(Bin(n, 1/2) <= l - 1); l is the largest index that
+    keeps this within alpha."""
+    s = sorted(xs)
+    n = len(s)
+    best = None
+    for low in range(1, n // 2 + 1):
+        miss = 2 * binom_half_cdf(n, low - 1)
+        if miss > alpha:
+            break
+        best = (s[low - 1], s[n - low], 1 - miss)
+    return best
+
+
+_U_COUNTS = {}
+
+
+def u_counts(m, n):
+    """For m + n distinct values dealt at random to an A side of m and a
+    B side of n: how many of the C(m + n, m) deals give each U = 0..mn
+    (U: pairs in which the B value is the larger). The largest value is
+    either A's, beating nothing, or B's, beating all m values of A:
+    f(m, n, u) = f(m - 1, n, u) + f(m, n - 1, u - m)."""
+    key = (m, n)
+    if key in _U_COUNTS:
+        return _U_COUNTS[key]
+    prev = [[1] for _ in range(n + 1)]         # i = 0: U is always 0
+    for i in range(1, m + 1):
+        cur = [[1]]                             # j = 0: U is always 0
+        for j in range(1, n + 1):
+            row = [0] * (i * j + 1)
+            for u, c in enumerate(prev[j]):     # (i - 1, j): A's largest
+                row[u] += c
+            for u, c in enumerate(cur[j - 1]):  # (i, j - 1): B's largest
+                row[u + i] += c
+            cur.append(row)
+        prev = cur
+    _U_COUNTS[key] = prev[n]
+    return prev[n]
+
+
+def phi_upper(z):
+    """P(Z > z) for a standard normal Z."""
+    return float(stats.norm.sf(z))
+
+
+def z_quantile(p):
+    """z with P(Z > z) = p (0 < p < 1)."""
+    return float(stats.norm.isf(p))
+
+
+def mann_whitney(a, b, method=None):
+    """Two-sided Mann-Whitney U test of samples a and b
+    (scipy.stats.mannwhitneyu). Returns a dict: u (pairs with b > a, ties
+    counting a half), p, method ('exact' or 'normal'), ties (True when
+    any value repeats). Exact without ties up to EXACT_MAX samples, else
+    the normal approximation with the tie and continuity corrections.
+    @method forces one ('exact' only where there are no ties)."""
+    m, n = len(a), len(b)
+    pooled = list(a) + list(b)
+    ties = len(set(pooled)) != len(pooled)
+    if method is None:
+        method = "exact" if not ties and m + n <= EXACT_MAX else "normal"
+    res = stats.mannwhitneyu(b, a, alternative="two-sided",
+                             method="exact" if method == "exact"
+                             else "asymptotic", use_continuity=True)
+    u = float(res.statistic)
+    if len(set(pooled)) == 1:                    # every value the same
+        return {"u": u, "p": 1.0, "method": method, "ties": ties}
+    return {"u": u, "p": min(1.0, float(res.pvalue)), "method": method,
+            "ties": ties}
+
+
+def u_critical(m, n, alpha, exact):
+    """The largest k with P(U <= k - 1) < alpha / 2 (0 when none)."""
+    if exact:
+        counts = u_counts(m, n)
+        total = math.comb(m + n, m)
+        cum, k = 0, 0
+        for c in counts:
+            if (cum + c) / total >= alpha / 2:
+                break
+            cum += c
+            k += 1
+        return k
+    mn = m * n
+    sd = math.sqrt(mn * (m + n + 1) / 12)
+    return max(0, math.ceil(mn / 2 - z_quantile(alpha / 2) * sd - 0.5))
+
+
+def ratio_interval(num, den, alpha=ALPHA):
+    """Hodges-Lehmann estimate and interval of num / den from the m * n
+    pairwise ratios x / y: (estimate, low, high), low/high None when the
+    samples are too few for an interval at this alpha."""
+    ratios = sorted(x / y for x in num for y in den if y)
+    if not ratios:
+        return None, None, None
+    est = median(ratios)
+    pooled = list(num) + list(den)
+    exact = len(set(pooled)) == len(pooled) and len(pooled) <= EXACT_MAX
+    k = u_critical(len(den), len(num), alpha, exact)
+    if k < 1 or k > len(ratios) - k + 1:
+        return est, None, None
+    return est, ratios[k - 1], ratios[len(ratios) - k]
+
+
+def min_p(m, n):
+    """The smallest two-sided p-value m and n samples can give."""
+    return min(1.0, 2 / math.comb(m + n, m))
+
+
+def compare_samples(a, b, alpha=ALPHA):
+    """Everything a comparison of two sample sets says, as a dict: the
+    medians, their intervals, the ratio b/a of the medians with the
+    pairwise-ratio interval, the U test, "significant" and, when no test
+    can be made, "why"."""
+    out = {"n_a": len(a), "n_b": len(b), "alpha": alpha}
+    out["median_a"], out["median_b"] = median(a), median(b)
+    for side, xs in (("a", a), ("b", b)):
+        ci = median_ci(xs, alpha) if xs else None
+        out[f"ci_{side}"] = [ci[0], ci[1]] if ci else None
+    ma, mb = out["median_a"], out["median_b"]
+    out["ratio"] = mb / ma if ma and mb is not None else None
+    out["significant"] = False
+    out["testable"] = False
+    if min(len(a), len(b)) < MIN_SAMPLES or min_p(len(a), len(b)) >= alpha:
+        out["why"] = (f"too few samples to reach significance "
+                      f"(n={len(a)}+{len(b)}, at least {MIN_SAMPLES} a side)")
+        out["ratio_ci"] = None
+        out["p"] = None
+        return out
+    est, lo, hi = ratio_interval(b, a, alpha)
+    out["ratio_hl"] = est
+    out["ratio_ci"] = [lo, hi] if lo is not None else None
+    test = mann_whitney(a, b)
+    out["p"] = test["p"]
+    out["test"] = test["method"]
+    out["testable"] = True
+    out["significant"] = test["p"] < alpha
+    return out
+
+
+# ------------------------------------------------------- drift within a run
+#
+# Samples of one run are not independent when the machine itself changes
+# during the run (a neighbour's load, memory bandwidth that comes and goes
+# in a VM): each strategy then sees regimes, and two runs of one build
+# differ by more than the U test expects of independent samples. The
+# runs' own samples show it: in run order, a run's quarters (halves below
+# DRIFT_QUARTERS_MIN samples) should not differ. Where a Kruskal-Wallis
+# test says they do, the run drifted by its slowest quarter's median over
+# its fastest; a difference between two runs smaller than that cannot be
+# laid at the build's door (docs/statistics.md).
+
+DRIFT_QUARTERS_MIN = 12
+DRIFT_HALVES_MIN = 6
+
+
+def chi2_sf(x, df):
+    """P(X > x) for X chi-squared with @df degrees of freedom."""
+    if x <= 0:
+        return 1.0
+    return float(stats.chi2.sf(x, df))
+
+
+def kruskal_wallis(groups):
+    """Kruskal-Wallis H of @groups (lists of values), tie-corrected, and
+    its p-value from the chi-squared distribution with len(groups) - 1
+    degrees of freedom (scipy.stats.kruskal)."""
+    pooled = [x for g in groups for x in g]
+    if len(set(pooled)) <= 1:                    # every value the same
+        return {"h": 0.0, "p": 1.0}
+    res = stats.kruskal(*groups)
+    return {"h": float(res.statistic), "p": float(res.pvalue)}
+
+
+def time_blocks(xs):
+    """@xs in run order cut into quarters (halves for fewer than
+    DRIFT_QUARTERS_MIN samples), or None below DRIFT_HALVES_MIN."""
+    n = len(xs)
+    if n < DRIFT_HALVES_MIN:
+        return None
+    k = 4 if n >= DRIFT_QUARTERS_MIN else 2
+    return [xs[i * n // k:(i + 1) * n // k] for i in range(k)]
+
+
+def run_drift(xs, alpha=ALPHA):
+    """How far one run's samples moved during the run: a dict with
+    blocks (how many), drift (slowest block median / fastest - 1), p (the
+    Kruskal-Wallis test of the blocks) and drifted (p < alpha); None when
+    there are too few samples to tell."""
+    blocks = time_blocks(xs)
+    if not blocks:
+        return None
+    meds = [median(b) for b in blocks]
+    test = kruskal_wallis(blocks)
+    return {"blocks": len(blocks),
+            "drift": max(meds) / min(meds) - 1 if min(meds) > 0 else None,
+            "p": test["p"], "drifted": test["p"] < alpha}
+
+
+def log_drift(records, alpha=ALPHA):
+    """Did the machine move during one run? One log's lines are measured
+    in the same rounds, so drift shows in all of them: the Kruskal-Wallis
+    statistics of every line with enough samples add up, and their sum
+    is tested against the chi-squared distribution with the summed
+    degrees of freedom (independent lines under no drift). A dict with
+    lines, h, df, p and drifted; None when no line has enough samples."""
+    h = df = lines = 0
+    for rec in records:
+        blocks = time_blocks(samples_of(rec) or [])
+        if not blocks:
+            continue
+        h += kruskal_wallis(blocks)["h"]
+        df += len(blocks) - 1
+        lines += 1
+    if not lines:
+        return None
+    p = chi2_sf(h, df)
+    return {"lines": lines, "h": h, "df": df, "p": p, "drifted": p < alpha}
+
+
+def compare_runs(a, b, alpha=ALPHA, run_a=None, run_b=None):
+    """compare_samples() of two runs, with their drift: where a run
+    drifted (@run_a, @run_b: log_drift() of the whole run; without them
+    the line's own test decides), a significant difference no larger than
+    that run's drift on this line, B/A or A/B, is "within_drift" and not
+    significant: the machine moved as much during one run."""
+    out = compare_samples(a, b, alpha)
+    bound = None
+    for side, xs, run in (("a", a, run_a), ("b", b, run_b)):
+        d = run_drift(xs, alpha)
+        out[f"drift_{side}"] = d["drift"] if d else None
+        out[f"drift_p_{side}"] = d["p"] if d else None
+        drifted = run["drifted"] if run else bool(d and d["drifted"])
+        out[f"run_drifted_{side}"] = drifted
+        if drifted and d and d["drift"] is not None:
+            bound = max(bound or 0.0, d["drift"])
+    out["drift_bound"] = bound
+    out["within_drift"] = False
+    r = out.get("ratio")
+    if out["significant"] and bound is not None and r:
+        if max(r, 1 / r) <= 1 + bound:
+            out["within_drift"] = True
+            out["significant"] = False
+    return out
+
+
+def samples_of(rec):
+    """The timed runs 2..N of a metric line (ns), or None."""
+    s = rec.get("samples_ns")
+    return list(s) if isinstance(s, list) and s else None
