@@ -352,7 +352,7 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	}
 	tr = prepare_trampoline(r->trampoline);
 
-	for (u32 i = 0; i < plan.nr_aps && nr_online < NR_CPUS_MAX; i++)
+	for (u32 i = 0; i < plan.nr_aps && nr_online < r->wanted; i++)
 		start_cpu(plan.ap_ids[i], tr);
 	for (u32 i = 0; i < nr_extra && nr_online < NR_CPUS_MAX; i++) {
 		kprintf("# smp: starting apic_id=%u (smp.extra_apic_ids)\n",

@@ -20,7 +20,11 @@ void cpu_plan_make(struct cpu_plan *p, const struct acpi_madt_info *madt,
 		p->wanted = min((u32)smp, p->present);
 	if (!room || room > NR_CPUS_MAX)
 		room = NR_CPUS_MAX;
-	limit = min(p->wanted, room);
+	/*
+	 * Every usable AP the table has room for, not just @wanted - 1: one
+	 * that does not answer is replaced by the next.
+	 */
+	limit = min(p->present, room);
 	for (u32 i = 0; i < madt->nr_ids && p->nr_aps + 1 < limit; i++)
 		if (madt->apic_ids[i] != bsp_apic_id)
 			p->ap_ids[p->nr_aps++] = madt->apic_ids[i];

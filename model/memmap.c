@@ -393,18 +393,23 @@ void memmap_poison_with(struct memmap *m, u8 byte,
 	m->poison = byte;
 }
 
-void memmap_run(struct memmap *m)
+/* What one run reports starts from nothing. */
+static void memmap_run_reset(struct memmap *m)
 {
 	memset(m->drains, 0, sizeof(m->drains));
 	m->nr_initialised = 0;
+}
+
+void memmap_run(struct memmap *m)
+{
+	memmap_run_reset(m);
 	memmap_init_zone_device(m, m->cfg.start_pfn, m->cfg.nr_pages,
 				&m->pgmap);
 }
 
 void memmap_run_plain(struct memmap *m)
 {
-	memset(m->drains, 0, sizeof(m->drains));
-	m->nr_initialised = 0;
+	memmap_run_reset(m);
 	m->init(m, m->cfg.start_pfn, m->cfg.nr_pages, &m->pgmap);
 }
 
