@@ -161,6 +161,20 @@ stats-check: $(B)/host/stats-oracle
 	$(PYTHON) tools/stats-check --oracle $<
 .PHONY: stats-check
 
+# The image's ACPI parsers over real machines' tables, compared with
+# ACPICA's disassembly of the same bytes (tools/acpi-tables,
+# tests/data/acpi-real/README.md).
+ACPI_READER_SRCS := tools/oracle/acpi_reader.c lib/acpi.c lib/acpi_nfit.c lib/printf.c
+$(B)/host/acpi-reader: $(ACPI_READER_SRCS) lib/acpi.h lib/acpi_nfit.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(CC) -std=gnu11 -g -O1 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
+		-fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		$(ACPI_READER_SRCS) -o $@
+acpi-real-tables: $(B)/host/acpi-reader
+	$(PYTHON) tools/acpi-tables check --reader $< tests/data/acpi-real/*.txt
+.PHONY: acpi-real-tables
+
 NTCHECK_B := build/ntcheck
 ntcheck-image:
 	$(Q)$(MAKE) --no-print-directory B=$(NTCHECK_B) NTCHECK=1 image

@@ -143,6 +143,22 @@ static void acpi_good_tables(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "SSDT") == NULL);
 }
 
+/* The HPET block is 1 KiB of memory-mapped registers: not I/O, aligned. */
+static void acpi_hpet_unaligned_or_io(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	u64 hpet = 0;
+
+	f->hpet[44] = 0x08; /* 0xfed00008 */
+	seal(f->hpet);
+	KUNIT_EXPECT_EQ(test, acpi_parse_hpet((void *)f->hpet, &hpet), -1);
+	f->hpet[44] = 0;
+	f->hpet[40] = 1; /* I/O space */
+	seal(f->hpet);
+	KUNIT_EXPECT_EQ(test, acpi_parse_hpet((void *)f->hpet, &hpet), -1);
+	KUNIT_EXPECT_EQ(test, hpet, 0ull);
+}
+
 static void acpi_bad_rsdp(struct kunit *test)
 {
 	struct fake_acpi *f = build(test);
@@ -378,6 +394,7 @@ static const struct kunit_case acpi_cases[] = {
 	KUNIT_CASE(acpi_srat_hotplug_and_truncated),
 	KUNIT_CASE(acpi_fadt_hw_reduced),
 	KUNIT_CASE(acpi_good_tables),
+	KUNIT_CASE(acpi_hpet_unaligned_or_io),
 	KUNIT_CASE(acpi_bad_rsdp),
 	KUNIT_CASE(acpi_bad_xsdt_falls_back_to_rsdt),
 	KUNIT_CASE(acpi_bad_table_checksum_skipped),
