@@ -102,7 +102,7 @@ static const char *secure_boot_name(enum secure_boot_state s)
 static void print_header(void)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	char features[300], ucode[24] = "unknown";
+	char features[300], ucode[24] = "unknown", set[512];
 	u32 rev;
 
 	if (!read_microcode_rev(&rev))
@@ -192,14 +192,18 @@ static void print_header(void)
 		kprintf("# options load=binary bytes=%llu (a boot manager's "
 			"data, not text: not options)\n",
 			boot->load_options_binary);
-	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s\n",
+	/* set=: what the run was asked, from every source, for a history. */
+	options_format_set(set, sizeof(set));
+	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s "
+		"set=\"%s\"\n",
 		boot->load_options, boot->cfg_found ? "found:" : "absent",
 		boot->cfg_found ? boot->cfg_path : "",
 		opt_suite[0] ? opt_suite : "all",
 		opt_on_finish == FINISH_HALT
 			? "halt"
 			: (opt_on_finish == FINISH_REBOOT ? "reboot"
-							  : "poweroff"));
+							  : "poweroff"),
+		set);
 }
 
 /*

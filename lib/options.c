@@ -347,6 +347,28 @@ void option_format(const struct ntb_option *o, char *buf, size_t len)
 	}
 }
 
+size_t options_format_set(char *buf, size_t len)
+{
+	const struct ntb_option *o;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for_each_option(o) {
+		char v[256];
+
+		if (!o->set)
+			continue;
+		option_format(o, v, sizeof(v));
+		n += ntb_snprintf(buf + (n < len ? n : len - 1),
+				  n < len ? len - n : 1, "%s%s=%s",
+				  n ? " " : "", o->key, v);
+	}
+	/* Cut: say so rather than print a value that is not the run's. */
+	if (n >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+	return n;
+}
+
 void options_set_defaults(void)
 {
 	struct ntb_option *o;

@@ -206,6 +206,15 @@ int options_parse_defaults(const char *text, struct opt_error *err);
 void option_format(const struct ntb_option *opt, char *buf, size_t len);
 
 /*
+ * Every option a word set, as "key=value key=value" in the registry's
+ * order, each value as option_format() gives it: what the run was asked
+ * to do, whatever the source (cfg file, load options, argv). Returns the
+ * length it needed: @len or more means @buf holds a cut text ending in
+ * "...".
+ */
+size_t options_format_set(char *buf, size_t len);
+
+/*
  * The suites that parse options set the run's own aside first and put
  * them back after: options_stash() fails (with @why) when they do not
  * fit its buffer.

@@ -403,6 +403,35 @@ static void options_format_values(struct kunit *test)
 	}
 }
 
+/*
+ * The header's set=: every option a word set, once, at its last value,
+ * in the registry's order; the defaults left out; a cut text says so.
+ */
+static void options_format_set_words(struct kunit *test)
+{
+	struct opt_error e;
+	char buf[96], small[16];
+	size_t n;
+
+	KUNIT_ASSERT_EQ(test, parse("", &e), 0);
+	KUNIT_EXPECT_EQ(test, options_format_set(buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "");
+
+	KUNIT_ASSERT_EQ(test, parse("runs=3 namespace=0x40000000 runs=5", &e),
+			0);
+	n = options_format_set(buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, n, strlen(buf));
+	KUNIT_EXPECT_TRUE(test, strstr(buf, "runs=5") != NULL);
+	KUNIT_EXPECT_TRUE(test, strstr(buf, "runs=3") == NULL);
+	KUNIT_EXPECT_TRUE(test, strstr(buf, "namespace=1G") != NULL);
+	KUNIT_EXPECT_EQ(test, strlen(buf), strlen("runs=5 namespace=1G"));
+
+	n = options_format_set(small, sizeof(small));
+	KUNIT_EXPECT_EQ(test, n, strlen(buf));
+	KUNIT_EXPECT_EQ(test, strlen(small), sizeof(small) - 1);
+	KUNIT_EXPECT_STREQ(test, small + sizeof(small) - 4, "...");
+}
+
 static const struct kunit_case options_cases[] = {
 	KUNIT_CASE(options_defaults),
 	KUNIT_CASE(options_good_words),
@@ -416,6 +445,7 @@ static const struct kunit_case options_cases[] = {
 	KUNIT_CASE(options_platform_scaling),
 	KUNIT_CASE(options_slow_platform_knobs),
 	KUNIT_CASE(options_format_values),
+	KUNIT_CASE(options_format_set_words),
 };
 
 KUNIT_SUITE_DEFINE(options_suite, "options", options_cases,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A random-input loop for the Python log readers (Debian packages no
 Python fuzzer): tools/report's parse_log(), its tables, verdicts and
-replicated comparison, and tools/ktap-check's check_text(), fed logs
+replicated comparison, its LAVA job log reader, and tools/ktap-check's
+check_text(), fed logs
 mutated from real ones: lines dropped, doubled, swapped, cut at random
 columns, bytes flipped, control characters and escapes put in, values of
 key=value words replaced with huge, negative, empty, non-numeric or
@@ -14,7 +15,7 @@ printed with the seed and the input saved, so it reproduces:
 
 Without LOGs the seeds are the readers' own embedded sample logs (the
 report's image and host samples, ktap-check's good, failed, bailed and
-parameterised logs), so `make fuzz-short` needs no boot first.
+parameterised logs, a LAVA job log of the image sample), so `make fuzz-short` needs no boot first.
 
 Exit status: 0, or 1 with the failing input written to DIR.
 """
@@ -93,7 +94,25 @@ def mutate(rng, lines):
     return out
 
 
+def job_log(console):
+    """@console as lava-run writes it: an entry a line, the console's
+    lines as "target" entries, a result entry after each case line."""
+    import json
+    out = [json.dumps({"dt": "0", "lvl": "info", "msg": "start: boot"})]
+    for line in console.splitlines():
+        out.append(json.dumps({"dt": "0", "lvl": "target",
+                               "msg": line.replace('"', '\\"')}))
+        if line.lstrip().startswith(("ok ", "not ok ")):
+            out.append(json.dumps({"dt": "0", "lvl": "results", "msg": {
+                "definition": "ntboot-1", "case": line.split()[-1],
+                "result": "pass"}}))
+    return "\n".join(out)
+
+
 def run_readers(report, ktap, text):
+    # A LAVA job log stands for its boots (reportlib.lava).
+    for name, part, _ in report.lava.runs_of("fuzz.log", text.encode())[0]:
+        report.parse_log(part, name, "A")
     log = report.parse_log(text, "fuzz.log", "A")
     report.markdown_report([log])
     report.json_report([log])
@@ -115,8 +134,8 @@ def main():
     ktap = load("ntb_ktap_check", os.path.join(TOOLS, "ktap-check"))
     bases = [t.splitlines() for t in (
         report.SAMPLE_IMAGE_A, report.SAMPLE_IMAGE_B, report.SAMPLE_HOST,
-        ktap.GOOD, ktap.FAILED, ktap.BAILED, ktap.PARAMS, ktap.BAD_OPTION)
-        ] if not args.logs else []
+        ktap.GOOD, ktap.FAILED, ktap.BAILED, ktap.PARAMS, ktap.BAD_OPTION,
+        job_log(report.SAMPLE_IMAGE_A))] if not args.logs else []
     for path in args.logs:
         with open(path, errors="replace") as f:
             bases.append(f.read().splitlines())

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	struct kunit_totals totals = {0};
 	struct opt_error err;
 	const char *bad = NULL;
-	char features[256], why[160];
+	char features[256], why[160], set[512];
 	const char *eff_clock = NULL;
 	u64 eff_cycles, eff_ns;
 	unsigned int n;
@@ -119,6 +119,9 @@ int main(int argc, char **argv)
 		boot_cpu_data.stepping, (unsigned long long)plat_tsc_khz(),
 		eff_clock, plat_cpu_count(), features,
 		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
+	/* What this run was asked, as the image's "# options" line has it. */
+	options_format_set(set, sizeof(set));
+	kprintf("# options argv set=\"%s\"\n", set);
 	/* The sanitizer build, an emulated CPU: smaller benchmarks. */
 	options_scale_for_platform();
 	kunit_run_selected(opt_suite, 1, &totals);

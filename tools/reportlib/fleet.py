@@ -10,8 +10,10 @@ says so and changes nothing. A log without a usable "# ntboot" header
 the other logs of the same call still are. The CPU model is the header's
 vendor, family, model and stepping (with the brand string beside it);
 a machine is told apart by its header's machine= (or runs_id=), else by
-what the header says of it: brand, TSC frequency, CPUs and features. Two
-builds of one machine are two runs of one machine.
+what the header says of it: brand, CPUs, features, memory, firmware and
+hypervisor, and the TSC frequency where CPUID gave it (one measured
+against a timer differs by a few kHz between boots). Two builds of one
+machine are two runs of one machine.
 
 Per claim and CPU model the fleet table gives the runs, the machines and
 builds they came from, the measured speed-up (the geometric mean of the
@@ -93,8 +95,15 @@ def machine_of(header):
     for key in ("machine", "runs_id"):
         if header.get(key):
             return header[key]
-    seen = "|".join(str(header.get(k, "")) for k in
-                    ("cpu", "tsc_khz", "smp", "features", "platform"))
+    # A TSC frequency measured against a timer (tsc_source= hpet,
+    # pmtimer, clock_monotonic) differs by a few kHz from boot to boot of
+    # one machine: only CPUID's (cpuid15) names the machine.
+    tsc = header.get("tsc_khz", "") \
+        if header.get("tsc_source", "cpuid15") == "cpuid15" else ""
+    seen = "|".join([str(header.get("cpu", "")), str(tsc)] + [
+        str(header.get(k, "")) for k in
+        ("smp", "features", "platform", "mem_mib", "firmware", "fw_rev",
+         "hypervisor")])
     return "h:" + hashlib.sha256(seen.encode()).hexdigest()[:12]
 
 

@@ -13,6 +13,8 @@ CONTROL_RE = re.compile(r"\x1b\[[0-9;=?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
 METRIC_PREFIX = "# metric "
 VERDICT_PREFIX = "# verdict "
 HEADER_PREFIX = "# ntboot "
+# "# options ... set=\"runs=5 namespace=1G\"": the options a word set.
+OPTIONS_PREFIX = "# options "
 SUMMARY_RE = re.compile(r"^ntboot: (\d+) passed, (\d+) failed, (\d+) skipped")
 INT_RE = re.compile(r"-?\d+")
 DEC_RE = re.compile(r"-?\d+\.\d+")
@@ -95,6 +97,9 @@ class Log:
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.
         self.litmus = {}
+        # The options a word set (the "# options" line's set=), or None
+        # for a log from a build that did not print them.
+        self.options = None
 
     def describe(self):
         h = self.header
@@ -192,10 +197,21 @@ def parse_log(text, name, label):
             log.header["version"] = version
             if "cpu" in log.header:     # CPUID pads the brand string
                 log.header["cpu"] = log.header["cpu"].strip()
+        elif line.startswith(OPTIONS_PREFIX) and ' set="' in line:
+            # set= comes last; load="..." before it is the firmware's
+            # text, printed as it came, so it is not read as logfmt.
+            value = line.rpartition(' set="')[2]
+            if value.endswith('"'):
+                log.options = value[:-1]
+            else:
+                log.warnings.append(f"{name}:{lineno}: options line cut "
+                                    f"short: {line[:80]}")
         else:
             m = SUMMARY_RE.match(line)
             if m:
                 log.failed = int(m.group(2))
+    if log.options is not None and log.header:
+        log.header["options"] = log.options
     return log
 
 

@@ -86,3 +86,113 @@ def compare(a, b, alpha=0.05):
                df=df,
                mde=math.exp((q + stats.t.ppf(POWER, df)) * se) - 1)
     return out
+
+
+def machine_move(pairs, alpha=0.05):
+    """How the machine moved between the A runs and the B runs, from its
+    limit fills (bench_limit lines: the same fill code in both builds
+    unless the change touched the fills). @pairs: [(row, compare())]. A
+    dict with fills, up and down (how many fills' ratios lie which side
+    of 1), p (a two-sided sign test of those directions), moved (p <
+    alpha, one way more than the other) and bound (the farthest fill's
+    ratio the way they moved); None with fewer than 2 testable fills.
+
+    Interleaving the runs (A B B A ...) spreads a machine's slow minutes
+    over both sides, but not what the two builds' binaries do to it
+    alike (their placement, a frequency step the first run set off):
+    when every fill moved one way, a line that moved that way no farther
+    is the machine's move, not the change's."""
+    ratios = sorted(st["ratio"] for r, st in pairs
+                    if r["suite"] == "bench_limit" and st.get("testable"))
+    if len(ratios) < 2:
+        return None
+    up = sum(x > 1 for x in ratios)
+    down = sum(x < 1 for x in ratios)
+    p = float(stats.binomtest(max(up, down), up + down, 0.5).pvalue) \
+        if up + down else 1.0
+    return {"fills": len(ratios), "up": up, "down": down, "p": p,
+            "moved": p < alpha and up != down,
+            "low": ratios[0], "high": ratios[-1],
+            "bound": ratios[-1] if up > down else ratios[0]}
+
+
+def hold_to_machine(pairs, move):
+    """Where the fills moved together (machine_move()), a significant
+    line of any other suite whose ratio lies the same way and whose
+    interval reaches back to the farthest fill's ratio is
+    within_machine, not significant. Every stats dict gets
+    within_machine. Returns how many were held."""
+    held = 0
+    for r, st in pairs:
+        st["within_machine"] = False
+        if not (move and move["moved"] and st.get("significant")) or \
+                r["suite"] == "bench_limit":
+            continue
+        lo, hi = st["ratio_ci"]
+        bound = move["bound"]
+        if (st["ratio"] > 1 and bound > 1 and lo <= bound) or \
+                (st["ratio"] < 1 and bound < 1 and hi >= bound):
+            st["within_machine"] = True
+            st["significant"] = False
+            held += 1
+    return held
+
+
+def machines(logs_a, logs_b, model_of, machine_of):
+    """What a comparison across runs should be told about where its runs
+    ran: a list of sentences, empty when every run of both sides names
+    one CPU model and one machine. @model_of and @machine_of map a log
+    header to its CPU model and machine (reportlib.fleet). A run whose
+    header names no CPU is counted as such."""
+    notes = []
+    seen = {}
+    for side, logs in (("A", logs_a), ("B", logs_b)):
+        for log in logs:
+            try:
+                model = model_of(log.header)
+            except ValueError:
+                notes.append(f"{side}: `{log.name}` has no header naming "
+                             f"its CPU: where it ran is unknown")
+                continue
+            seen.setdefault(("model", model), set()).add(side)
+            seen.setdefault(("machine", machine_of(log.header)),
+                            set()).add(side)
+    models = sorted(k[1] for k in seen if k[0] == "model")
+    hosts = [k for k in seen if k[0] == "machine"]
+    if len(models) > 1:
+        notes.append(f"the runs come from {len(models)} CPU models "
+                     f"({', '.join(models)}): the difference between the "
+                     f"sides is that of the machines as much as the "
+                     f"builds', and the spread is not one machine's")
+    elif len(hosts) > 1:
+        notes.append(f"the runs come from {len(hosts)} machines of one "
+                     f"CPU model: the spread is between machines, not "
+                     f"only between processes of one")
+    notes += option_notes(logs_a, logs_b)
+    return notes
+
+
+def option_notes(logs_a, logs_b):
+    """Sentences on the options the runs were asked (each log's
+    options: the header's set=, None when its build did not print it):
+    runs asked differently measure different things."""
+    asked = {}
+    unknown = 0
+    for side, logs in (("A", logs_a), ("B", logs_b)):
+        for log in logs:
+            if log.options is None:
+                unknown += 1
+            else:
+                asked.setdefault(log.options, set()).add(side)
+    notes = []
+    if len(asked) > 1:
+        sets = "; ".join(f"{'+'.join(sorted(sides))}: "
+                         f"`{words or '(defaults)'}`"
+                         for words, sides in sorted(asked.items()))
+        notes.append(f"the runs were asked {len(asked)} different sets of "
+                     f"options ({sets}): a line may differ by what it "
+                     f"measured, not by the build")
+    if unknown and asked:
+        notes.append(f"{unknown} runs do not say which options they were "
+                     f"asked (a build before the header's set=)")
+    return notes

@@ -112,6 +112,19 @@ class Fleet(unittest.TestCase):
         self.assertEqual((row["runs"], row["machines"], row["builds"]),
                          (2, 1, 2))
 
+    def test_a_measured_tsc_does_not_make_a_machine(self):
+        def boot(khz, source, seed):
+            text = log_text("intel", 16e6, 6e6, seed)
+            return text.replace("tsc_khz=2600000",
+                                f"tsc_khz={khz} tsc_source={source}")
+        paths = [self.write(f"t{k}.log", boot(khz, src, k))
+                 for k, (khz, src) in enumerate([
+                     (2602307, "hpet"), (2602497, "hpet"),
+                     (2600000, "cpuid15"), (2400000, "cpuid15")])]
+        self.assertEqual(self.report("add", *paths).returncode, 0)
+        row = self.step_rows()["GenuineIntel 6/167/1"]
+        self.assertEqual((row["runs"], row["machines"]), (4, 3))
+
 
 def tight_log(nt_ns, seed):
     """A run whose samples agree to 0.1% (the within-run spread), so a

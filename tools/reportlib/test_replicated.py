@@ -68,10 +68,6 @@ class RepTable(unittest.TestCase):
         self.assertEqual(missing, 1)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 TOOLS = __import__("os").path.dirname(__import__("os").path.dirname(
     __import__("os").path.abspath(__file__)))
 
@@ -130,3 +126,170 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("mde", fixed)
         slow = [r for r in rows if "slow" in r["what"]][0]
         self.assertFalse(slow["significant"], slow)
+
+
+def fill_pairs(ratios, line_ratio, line_ci):
+    """[(row, stats)]: fills at @ratios and one memmap line."""
+    pairs = [({"suite": "bench_limit"},
+              {"testable": True, "ratio": r, "significant": False})
+             for r in ratios]
+    pairs.append(({"suite": "bench_memmap_init"},
+                  {"testable": True, "ratio": line_ratio,
+                   "ratio_ci": line_ci, "significant": True}))
+    return pairs
+
+
+class MachineGuard(unittest.TestCase):
+    def test_fills_that_moved_together_hold_a_line(self):
+        pairs = fill_pairs([1.05, 1.06, 1.07, 1.04, 1.06, 1.08],
+                           1.06, (1.03, 1.09))
+        move = replicated.machine_move(pairs)
+        self.assertTrue(move["moved"])
+        self.assertEqual(move["bound"], 1.08)
+        self.assertEqual(replicated.hold_to_machine(pairs, move), 1)
+        self.assertTrue(pairs[-1][1]["within_machine"])
+        self.assertFalse(pairs[-1][1]["significant"])
+
+    def test_a_line_beyond_the_fills_stays_significant(self):
+        pairs = fill_pairs([1.05, 1.06, 1.07, 1.04, 1.06, 1.08],
+                           1.30, (1.20, 1.40))
+        move = replicated.machine_move(pairs)
+        self.assertEqual(replicated.hold_to_machine(pairs, move), 0)
+        self.assertTrue(pairs[-1][1]["significant"])
+
+    def test_a_line_the_other_way_stays_significant(self):
+        pairs = fill_pairs([1.05, 1.06, 1.07, 1.04, 1.06, 1.08],
+                           0.95, (0.93, 0.97))
+        move = replicated.machine_move(pairs)
+        self.assertEqual(replicated.hold_to_machine(pairs, move), 0)
+
+    def test_fills_both_ways_are_no_move(self):
+        pairs = fill_pairs([1.05, 0.95, 1.02, 0.97, 1.01, 0.99],
+                           1.03, (1.01, 1.05))
+        move = replicated.machine_move(pairs)
+        self.assertFalse(move["moved"])
+        self.assertEqual(replicated.hold_to_machine(pairs, move), 0)
+        self.assertTrue(pairs[-1][1]["significant"])
+
+
+class Header:
+    def __init__(self, name, header, options=None):
+        self.name, self.header, self.options = name, header, options
+
+
+def model_of(h):
+    if "cpu" not in h:
+        raise ValueError("no cpu")
+    return h["cpu"]
+
+
+def machine_of(h):
+    return h.get("machine", "?")
+
+
+class Machines(unittest.TestCase):
+    def test_one_machine_says_nothing(self):
+        a = [Header(f"a{i}", {"cpu": "X", "machine": "m"}) for i in range(3)]
+        b = [Header(f"b{i}", {"cpu": "X", "machine": "m"}) for i in range(3)]
+        self.assertEqual(replicated.machines(a, b, model_of, machine_of), [])
+
+    def test_two_models_are_named(self):
+        a = [Header("a", {"cpu": "Xeon", "machine": "m"})] * 2
+        b = [Header("b", {"cpu": "EPYC", "machine": "n"})] * 2
+        notes = replicated.machines(a, b, model_of, machine_of)
+        self.assertEqual(len(notes), 1)
+        self.assertIn("2 CPU models (EPYC, Xeon)", notes[0])
+
+    def test_two_machines_of_one_model(self):
+        a = [Header("a", {"cpu": "X", "machine": "m"})] * 2
+        b = [Header("b", {"cpu": "X", "machine": "m"}),
+             Header("c", {"cpu": "X", "machine": "n"})]
+        notes = replicated.machines(a, b, model_of, machine_of)
+        self.assertIn("2 machines of one CPU model", notes[0])
+
+    def test_a_log_without_header_is_named(self):
+        a = [Header("a", {"cpu": "X"}), Header("bare.log", {})]
+        notes = replicated.machines(a, a, model_of, machine_of)
+        self.assertTrue(any("`bare.log` has no header" in n for n in notes))
+
+    def test_options_asked_differently_are_named(self):
+        h = {"cpu": "X", "machine": "m"}
+        a = [Header("a1", h, "runs=15"), Header("a2", h, "runs=15")]
+        b = [Header("b1", h, "runs=15 namespace=1G"),
+             Header("b2", h, "runs=15 namespace=1G")]
+        notes = replicated.machines(a, b, model_of, machine_of)
+        self.assertEqual(len(notes), 1, notes)
+        self.assertIn("2 different sets of options", notes[0])
+        self.assertIn("B: `runs=15 namespace=1G`", notes[0])
+        self.assertEqual(replicated.machines(a, a, model_of, machine_of),
+                         [])
+
+    def test_options_unknown_on_one_side(self):
+        h = {"cpu": "X", "machine": "m"}
+        a = [Header("a1", h, "")]
+        b = [Header("b1", h, None)]
+        notes = replicated.machines(a, b, model_of, machine_of)
+        self.assertEqual(len(notes), 1, notes)
+        self.assertIn("1 runs do not say", notes[0])
+
+
+def guard_log(scale, seed, options):
+    """A log with six limit fills and one memmap line, all at @scale
+    times their base, each run's medians wobbling by 0.2%."""
+    import random
+    rng = random.Random(seed)
+    lines = ['# ntboot 0.1 cpu="Example Xeon" vendor=GenuineIntel '
+             'family=6 model=167 stepping=1 platform=host',
+             f'# options argv set="{options}"']
+    for what, base in (("fill_nt", 10e6), ("fill_rep_stos", 11e6),
+                       ("fill_movdir64b", 9e6), ("fill_cached", 12e6),
+                       ("fill_avx", 8e6), ("fill_mov", 13e6),
+                       (None, 30e6)):
+        m = int(base * scale * (1 + rng.uniform(-0.002, 0.002)))
+        ident = (f"suite=bench_limit fill={what}" if what else
+                 "suite=bench_memmap_init strategy=tmpl_nt_fixed")
+        lines.append(f"# metric {ident} page_size=64 mode=fsdax "
+                     f"median_ns={m} samples_ns={m},{m},{m}")
+    return "\n".join(lines + ["ntboot: 1 passed, 0 failed, 0 skipped", ""])
+
+
+class GuardThroughTheCommand(unittest.TestCase):
+    def compare(self, scale_b, options_b="runs=15"):
+        import os
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = {}
+            for side, scale in (("a", 1.0), ("b", scale_b)):
+                paths[side] = []
+                for k in range(3):
+                    path = os.path.join(tmp, f"{side}{k}.log")
+                    with open(path, "w") as f:
+                        f.write(guard_log(scale, hash((side, k)) & 0xffff,
+                                          "runs=15" if side == "a"
+                                          else options_b))
+                    paths[side].append(path)
+            return subprocess.run(
+                [os.path.join(TOOLS, "report"), "--compare", *paths["a"],
+                 "--", *paths["b"]],
+                capture_output=True, text=True, check=False)
+
+    def test_a_move_of_the_machine_is_not_a_change(self):
+        res = self.compare(1.05)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("The machine moved: 6 of 6 limit fills slower",
+                      res.stdout)
+        self.assertIn("1 lines held to that move", res.stdout)
+        self.assertIn("~ machine", res.stdout)
+        self.assertIn("6 of 7 lines differ significantly", res.stdout)
+        self.assertNotIn("Note:", res.stdout)
+
+    def test_options_asked_differently_are_noted(self):
+        res = self.compare(1.0, "runs=15 namespace=1G")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("Note: the runs were asked 2 different sets",
+                      res.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

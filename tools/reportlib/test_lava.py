@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of reportlib.lava: python3 -m unittest discover tools/reportlib"""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+from reportlib import lava
+
+BOOT = """# ntboot 0.1 cpu="Xeon" vendor=GenuineIntel family=6 model=167 stepping=1
+KTAP version 1
+1..2
+ok 1 first
+ok 2 second "quoted"
+# metric suite=bench_limit strategy=limit_nt64 bytes=4096 median_ns=100 samples_ns=99,100,101
+# metric suite=ntboot results=4
+ntboot: 2 passed, 0 failed, 0 skipped
+"""
+
+
+def entry(lvl, msg):
+    return {"dt": "2026-12-03T10:00:00", "lvl": lvl, "msg": msg}
+
+
+def job_log(boots, results, style="lines", noise=False):
+    """A job log of @boots (console texts); @results: per boot, how many
+    results LAVA recorded for it (of 4)."""
+    entries = [entry("info", "start: 0 validate")]
+    for i, (text, n) in enumerate(zip(boots, results), 1):
+        entries.append(entry("info", f"start: boot {i}"))
+        for line in text.splitlines():
+            entries.append(entry("target", line.replace('"', '\\"')))
+        for c in ["first", "second", "suite_bench_limit",
+                  "suite_ntboot"][:n]:
+            entries.append(entry("results", {"definition": f"ntboot-{i}",
+                                             "case": c, "result": "pass"}))
+    entries.append(entry("target", "poweroff"))
+    if style == "list":
+        return "".join("- " + json.dumps(e) + "\n" for e in entries)
+    lines = [json.dumps(e) for e in entries]
+    if noise:
+        lines.insert(2, "lava-run: a word of its own")
+    return "\n".join(lines) + "\n"
+
+
+class JobLog(unittest.TestCase):
+    def test_boots_in_both_forms(self):
+        for style in ("lines", "list"):
+            text = job_log([BOOT, BOOT], [4, 4], style)
+            self.assertTrue(lava.looks_like_job_log(text.encode()))
+            got = lava.boots(text)
+            self.assertEqual([g[0] for g in got], ["boot-1", "boot-2"])
+            self.assertEqual(got[0][1], BOOT)       # quotes restored
+            self.assertEqual(got[1][2], (2, 0, 0))
+            self.assertEqual(len(got[1][3]), 4)
+            self.assertIsNone(lava.check_boot(got[1][1], got[1][3]))
+
+    def test_a_dropped_result_is_named(self):
+        got = lava.boots(job_log([BOOT, BOOT], [4, 3]))
+        self.assertIsNone(lava.check_boot(got[0][1], got[0][3]))
+        self.assertEqual(lava.check_boot(got[1][1], got[1][3]),
+                         "LAVA recorded 3 results, the image printed 4")
+
+    def test_an_unfinished_boot_is_a_part(self):
+        cut = BOOT.split("# metric suite=ntboot")[0]
+        got = lava.boots(job_log([BOOT, cut], [4, 2]))
+        self.assertEqual(len(got), 2)
+        self.assertIsNone(got[1][2])
+        self.assertIn("does not say how many",
+                      lava.check_boot(got[1][1], got[1][3]))
+
+    def test_lines_that_are_not_entries_are_counted(self):
+        entries, skipped = lava.entries_of(job_log([BOOT], [4], noise=True))
+        self.assertEqual(skipped, 1)
+
+    def test_a_console_capture_is_not_a_job_log(self):
+        self.assertFalse(lava.looks_like_job_log(BOOT.encode()))
+        with self.assertRaises(lava.NotAJobLog):
+            lava.entries_of(BOOT)
+        with self.assertRaises(lava.NotAJobLog):
+            lava.entries_of('- {"dt": 1}\n')
+
+
+TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def bench_boot(median):
+    """A boot of the image with one memmap line at @median ns."""
+    samples = ",".join(str(median + d) for d in (-3, -1, 0, 2, 4))
+    return "\n".join([
+        '# ntboot 0.1 cpu="Xeon" vendor=GenuineIntel family=6 model=167 '
+        'stepping=1 platform=image',
+        "KTAP version 1", "1..1", "ok 1 first",
+        "# metric suite=bench_memmap_init strategy=tmpl_nt_fixed "
+        f"page_size=64 mode=fsdax median_ns={median} samples_ns={samples}",
+        "# metric suite=ntboot results=4",
+        "ntboot: 1 passed, 0 failed, 0 skipped", ""])
+
+
+class ThroughTheCommand(unittest.TestCase):
+    """tools/report reads a job log as the boots it holds."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def job(self, name, medians, results):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(job_log([bench_boot(m) for m in medians], results))
+        return path
+
+    def report(self, *args):
+        return subprocess.run([os.path.join(TOOLS, "report"), *args],
+                              capture_output=True, text=True, check=False)
+
+    def test_db_adds_each_boot(self):
+        job = self.job("a.log", [1000, 1010], [4, 3])
+        db = os.path.join(self.tmp.name, "h.db")
+        res = self.report("--db", db, "add", job)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("a.log#boot-1: added", res.stderr)
+        self.assertIn("a.log#boot-2: added", res.stderr)
+        self.assertIn("a.log#boot-2: LAVA recorded 3 results, the image "
+                      "printed 4", res.stderr)
+        again = self.report("--db", db, "add", job)
+        self.assertEqual(again.stderr.count("not added again"), 2)
+
+    def test_compare_two_jobs_across_their_boots(self):
+        a = self.job("a.log", [1000, 1003, 998, 1001], [4] * 4)
+        b = self.job("b.log", [1100, 1104, 1098, 1101], [4] * 4)
+        res = self.report("--compare", "--json", a, b)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        rows = json.loads(res.stdout)
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(len(rows[0]["runs_a"]), 4)
+        self.assertTrue(rows[0]["significant"])
+        self.assertAlmostEqual(rows[0]["ratio"], 1.1, delta=0.01)
+
+
+if __name__ == "__main__":
+    unittest.main()
