@@ -187,9 +187,22 @@ $(B)/host/copy_fuzz: $(FUZZ_SRCS) $(wildcard arch/x86/lib/*.h arch/x86/*.h model
 	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_SRCS) -o $@
 # libFuzzer target for the ACPI table parsers (tests/fuzz/acpi_fuzz.c).
 ACPI_FUZZ_SRCS := tests/fuzz/acpi_fuzz.c lib/acpi.c lib/acpi_nfit.c lib/printf.c
-$(B)/host/acpi_fuzz: $(ACPI_FUZZ_SRCS) lib/acpi.h lib/acpi_nfit.h
+$(B)/host/acpi_fuzz: $(ACPI_FUZZ_SRCS) lib/acpi.h lib/acpi_nfit.h tests/fuzz/acpi_parsers_check.h
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(ACPI_FUZZ_SRCS) -o $@
+# libFuzzer target for ACPI discovery from an RSDP in a window of memory
+# (tests/fuzz/acpi_scan_fuzz.c).
+ACPI_SCAN_FUZZ_SRCS := tests/fuzz/acpi_scan_fuzz.c lib/acpi.c lib/acpi_nfit.c lib/printf.c
+$(B)/host/acpi_scan_fuzz: $(ACPI_SCAN_FUZZ_SRCS) lib/acpi.h lib/acpi_nfit.h tests/fuzz/acpi_parsers_check.h
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -I. -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(ACPI_SCAN_FUZZ_SRCS) -o $@
+# libFuzzer target for the UEFI memory map on its way to the page tables
+# (tests/fuzz/memmap_fuzz.c); boot/efi_memmap.c needs gnu-efi's headers.
+MEMMAP_FUZZ_SRCS := tests/fuzz/memmap_fuzz.c boot/efi_memmap.c mm/phys_map.c \
+	mm/frame_alloc.c mm/pgtable.c mm/identity_map.c lib/printf.c
+$(B)/host/memmap_fuzz: $(MEMMAP_FUZZ_SRCS) $(wildcard boot/efi_memmap.h mm/*.h)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -I. -I$(EFI_INC) -I$(EFI_INC)/x86_64 -DNTB_HOSTED -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(MEMMAP_FUZZ_SRCS) -o $@
 # libFuzzer target for the cfg decoder, the load-options decoder and every
 # registered option's parser (tests/fuzz/options_fuzz.c): the registry is
 # a linker section the declaring files fill, so it is built from every
@@ -207,12 +220,18 @@ $(B)/host/options_fuzz: tests/fuzz/options_fuzz.c $(OPTIONS_FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
-fuzz: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz $(B)/host/options_fuzz
-fuzz-short: $(B)/host/copy_fuzz $(B)/host/acpi_fuzz $(B)/host/options_fuzz
+FUZZ_TARGETS := $(B)/host/copy_fuzz $(B)/host/acpi_fuzz $(B)/host/acpi_scan_fuzz \
+	$(B)/host/memmap_fuzz $(B)/host/options_fuzz
+fuzz: $(FUZZ_TARGETS)
+fuzz-short: $(FUZZ_TARGETS)
 	@mkdir -p $(B)/host/copy_fuzz_corpus
 	$(B)/host/copy_fuzz -max_total_time=20 -artifact_prefix=$(B)/host/copy_fuzz- $(B)/host/copy_fuzz_corpus
 	@$(PYTHON) tests/fuzz/acpi_seeds.py $(B)/host/acpi_fuzz_corpus
 	$(B)/host/acpi_fuzz -max_total_time=10 -artifact_prefix=$(B)/host/acpi_fuzz- $(B)/host/acpi_fuzz_corpus
+	@$(PYTHON) tests/fuzz/acpi_scan_seeds.py $(B)/host/acpi_scan_fuzz_corpus
+	$(B)/host/acpi_scan_fuzz -max_total_time=10 -artifact_prefix=$(B)/host/acpi_scan_fuzz- $(B)/host/acpi_scan_fuzz_corpus
+	@$(PYTHON) tests/fuzz/memmap_seeds.py $(B)/host/memmap_fuzz_corpus
+	$(B)/host/memmap_fuzz -max_total_time=10 -artifact_prefix=$(B)/host/memmap_fuzz- $(B)/host/memmap_fuzz_corpus
 	@$(PYTHON) tests/fuzz/options_seeds.py $(B)/host/options_fuzz_corpus
 	$(B)/host/options_fuzz -max_total_time=10 -max_len=2048 -artifact_prefix=$(B)/host/options_fuzz- $(B)/host/options_fuzz_corpus
 	$(PYTHON) tests/fuzz/readers_fuzz.py --seconds 10 --out $(B)/host/readers_fuzz

@@ -115,6 +115,16 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 				  &desc_version);
 	if (status != EFI_BUFFER_TOO_SMALL)
 		return status;
+	if (!efi_memmap_desc_size_ok(desc_size)) {
+		char msg[120];
+
+		ntb_snprintf(msg, sizeof(msg),
+			     "ntboot: the firmware's memory descriptors are "
+			     "%llu bytes, less than one descriptor\n",
+			     (unsigned long long)desc_size);
+		efi_con_print(st, msg);
+		return EFI_UNSUPPORTED;
+	}
 	/*
 	 * Allocating the buffers adds descriptors, hence the slack; after a
 	 * failed ExitBootServices only GetMemoryMap may be called again, so
@@ -124,9 +134,8 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 	status = bs->AllocatePool(EfiLoaderData, buf_size, (void **)&map);
 	if (status != EFI_SUCCESS)
 		return status;
-	nr = buf_size / desc_size;
-	status = bs->AllocatePool(EfiLoaderData,
-				  2 * (nr + 16) * sizeof(*regions),
+	nr = efi_memmap_capacity(buf_size, desc_size);
+	status = bs->AllocatePool(EfiLoaderData, nr * sizeof(*regions),
 				  (void **)&regions);
 	if (status != EFI_SUCCESS)
 		return status;
@@ -148,7 +157,7 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 
 	/* From here on: no boot services. Plain data conversion only. */
 	bi->map.regions = regions;
-	bi->map.capacity = 2 * (nr + 16);
+	bi->map.capacity = nr;
 	bi->efi_map_entries = map_size / desc_size;
 	bi->map_bad = efi_memmap_convert(map, map_size, desc_size, &bi->map);
 	return EFI_SUCCESS;

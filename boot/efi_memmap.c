@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "boot/efi_memmap.h"
+#include "lib/string.h"
 
 /* UEFI 2.5's EfiPersistentMemory, which gnu-efi's headers lack. */
 #define EFI_PERSISTENT_MEMORY 14
@@ -41,20 +42,23 @@ int efi_memmap_convert(const EFI_MEMORY_DESCRIPTOR *map, UINTN map_size,
 	const u8 *p = (const u8 *)map;
 
 	out->nr = 0;
+	if (!efi_memmap_desc_size_ok(desc_size))
+		return -1;
 	for (UINTN off = 0; off + desc_size <= map_size; off += desc_size) {
-		const EFI_MEMORY_DESCRIPTOR *d = (const void *)(p + off);
+		EFI_MEMORY_DESCRIPTOR d;
 		struct phys_region *r;
 
+		memcpy(&d, p + off, sizeof(d));
 		/* Half the room stays free for overlaps split apart. */
 		if (out->nr >= out->capacity / 2)
 			return -1;
 		r = &out->regions[out->nr++];
-		r->base = d->PhysicalStart;
+		r->base = d.PhysicalStart;
 		/* A page count that overflows is clipped by normalisation. */
-		r->size = d->NumberOfPages > (~0ull >> 12) ?
+		r->size = d.NumberOfPages > (~0ull >> 12) ?
 				  ~0ull :
-				  d->NumberOfPages << 12;
-		r->type = efi_type_to_phys(d->Type);
+				  d.NumberOfPages << 12;
+		r->type = efi_type_to_phys(d.Type);
 	}
 	return phys_map_normalize(out);
 }

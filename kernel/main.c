@@ -102,12 +102,13 @@ static const char *secure_boot_name(enum secure_boot_state s)
 static void print_header(void)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	char features[300], ucode[24] = "unknown", set[512];
+	char features[300], ucode[24] = "unknown", set[512], mem_notes[96];
 	u32 rev;
 
 	if (!read_microcode_rev(&rev))
 		ntb_snprintf(ucode, sizeof(ucode), "0x%x", rev);
 	cpu_format_features(features, sizeof(features));
+	memory_format_notes(mem_notes, sizeof(mem_notes));
 	kprintf("# ntboot %s cpu=\"%s\" vendor=%s family=%u model=%u "
 		"stepping=%u ucode=%s tsc_khz=%llu tsc_source=%s smp=%u "
 		"mem_mib=%llu firmware=\"%s\" fw_rev=0x%x uefi=%u.%u "
@@ -135,7 +136,7 @@ static void print_header(void)
 	kprintf("# memory efi_entries=%u regions=%u ram_mib=%llu free_mib=%llu "
 		"largest_free_mib=%llu map_limit=0x%llx pt_tables=%llu "
 		"pages_1g=%llu pages_2m=%llu pages_4k=%llu ebs_attempts=%u "
-		"mended_overlaps=%u mended_zero_length=%u\n",
+		"mended_overlaps=%u mended_zero_length=%u%s\n",
 		boot->efi_map_entries, boot->map.nr,
 		(unsigned long long)(kmem.ram_bytes >> 20),
 		(unsigned long long)(kmem.fa.free_bytes >> 20),
@@ -145,17 +146,17 @@ static void print_header(void)
 		(unsigned long long)kmem.pt_stats.pages_1g,
 		(unsigned long long)kmem.pt_stats.pages_2m,
 		(unsigned long long)kmem.pt_stats.pages_4k, boot->ebs_attempts,
-		boot->map.nr_overlaps, boot->map.nr_zero_length);
+		boot->map.nr_overlaps, boot->map.nr_zero_length, mem_notes);
 	kprintf("# acpi rsdp=0x%llx revision=%u xsdt=%d tables=%u oem=\"%s\" "
 		"cpus_enabled=%u cpus_online_capable=%u x2apic_entries=%u\n",
 		(unsigned long long)boot->rsdp, acpi.rsdp_revision, acpi.xsdt,
 		acpi.nr_tables, acpi.oem_id, madt.nr_enabled,
 		madt.nr_online_capable, madt.nr_x2apic);
-	kprintf("# smp present=%u wanted=%u online=%u failed=%u x2apic=%d "
-		"bsp_apic_id=%u trampoline=0x%llx limit=%u%s%s%s%s%s\n",
+	kprintf("# smp present=%u wanted=%u online=%u failed=%u late=%u "
+		"x2apic=%d bsp_apic_id=%u trampoline=0x%llx limit=%u%s%s%s%s%s\n",
 		smp_report.present, smp_report.wanted, num_online_cpus(),
-		smp_report.failed, smp_report.x2apic, smp_report.bsp_apic_id,
-		smp_report.trampoline, NR_CPUS_MAX,
+		smp_report.failed, smp_report.late, smp_report.x2apic,
+		smp_report.bsp_apic_id, smp_report.trampoline, NR_CPUS_MAX,
 		smp_report.why_not[0] ? " note=" : "", smp_report.why_not,
 		smp_report.limited[0] ? " limited=\"" : "",
 		smp_report.limited, smp_report.limited[0] ? "\"" : "");
@@ -213,7 +214,8 @@ static void print_header(void)
 static const struct acpi_spcr_info *
 firmware_console(struct acpi_spcr_info *spcr)
 {
-	if (acpi_scan(boot->rsdp, &acpi) ||
+	/* Tables past the identity map would fault: they are reported. */
+	if (acpi_scan(boot->rsdp, 0, identity_map_limit(&boot->map), &acpi) ||
 	    acpi_parse_spcr(acpi_find(&acpi, "SPCR"), spcr))
 		return NULL;
 	return spcr;

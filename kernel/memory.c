@@ -50,7 +50,7 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 {
 	struct pgtable_alloc pa = { .alloc_table = alloc_table,
 				    .ctx = &kmem.fa };
-	u64 limit;
+	struct identity_map im;
 
 	if (bi->map_bad) {
 		ntb_snprintf(why, whylen,
@@ -59,56 +59,20 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 		return -1;
 	}
 	frame_alloc_init(&kmem.fa, LOW_MEMORY_RESERVE);
-	if (frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_FREE) < 0) {
+	if (frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_FREE, NULL)) {
 		ntb_snprintf(why, whylen, "free memory too fragmented (%u ranges)",
 			     kmem.fa.nr);
 		return -1;
 	}
 	kmem.ram_bytes = phys_map_ram_bytes(&bi->map);
-
-	/*
-	 * Cover all of the first 4 GiB (APIC, HPET, flash live there and are
-	 * often missing from the UEFI map) and everything the map lists.
-	 */
-	limit = max(phys_map_max_addr(&bi->map), 4ull * SZ_1G);
-	/* 4-level paging reaches 128 TiB; anything above stays unmapped. */
-	limit = min(limit, (u64)PGTABLE_IDENTITY_MAX);
-	kmem.map_limit = ALIGN_UP(limit, SZ_2M);
-	kmem.pml4 = pgtable_build_identity(kmem.map_limit,
-					   boot_cpu_has(X86_FEATURE_PDPE1GB),
-					   &pa, &kmem.pt_stats);
-	if (!kmem.pml4) {
-		ntb_snprintf(why, whylen,
-			     "out of memory for page tables (limit 0x%llx)",
-			     (unsigned long long)kmem.map_limit);
+	if (identity_map_build(&im, &bi->map, mmio, nr_mmio,
+			       boot_cpu_has(X86_FEATURE_PDPE1GB), &pa, why,
+			       whylen))
 		return -1;
-	}
-	for (u32 i = 0; i < bi->map.nr; i++) {
-		const struct phys_region *r = &bi->map.regions[i];
-
-		if (r->type == PHYS_MMIO &&
-		    pgtable_map_range(kmem.pml4, r->base, r->size,
-				      _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD |
-					      _PAGE_PWT,
-				      &pa, &kmem.pt_stats)) {
-			ntb_snprintf(why, whylen, "cannot map MMIO at 0x%llx",
-				     (unsigned long long)r->base);
-			return -1;
-		}
-	}
-	for (u32 i = 0; i < nr_mmio; i++) {
-		if (!mmio[i])
-			continue;
-		if (pgtable_map_range(kmem.pml4, ALIGN_DOWN(mmio[i], SZ_4K),
-				      SZ_4K,
-				      _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD |
-					      _PAGE_PWT,
-				      &pa, &kmem.pt_stats)) {
-			ntb_snprintf(why, whylen, "cannot map MMIO at 0x%llx",
-				     (unsigned long long)mmio[i]);
-			return -1;
-		}
-	}
+	kmem.pml4 = im.pml4;
+	kmem.map_limit = im.limit;
+	kmem.pt_stats = im.stats;
+	kmem.nr_mmio_unreachable = im.nr_mmio_unreachable;
 	/*
 	 * The lowest page of the kernel stack becomes a guard: an overflow
 	 * faults there instead of writing over whatever lies below.
@@ -121,10 +85,23 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 	write_cr3((u64)(uptr)kmem.pml4);
 
 	/* Firmware's tables, GDT, IDT and stack are no longer in use. */
-	kmem.boot_services_added =
-		frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_BOOT_SERVICES);
+	kmem.boot_services_refused =
+		frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_BOOT_SERVICES,
+				     NULL) != 0;
 	kmem.free_at_start = kmem.fa.free_bytes;
 	return 0;
+}
+
+void memory_format_notes(char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (kmem.nr_mmio_unreachable)
+		n = ntb_snprintf(buf, len, " unmapped_mmio_ranges=%u",
+				 kmem.nr_mmio_unreachable);
+	if (kmem.boot_services_refused && n >= 0 && (size_t)n < len)
+		ntb_snprintf(buf + n, len - n, " boot_services=refused");
 }
 
 /* Map [base, base + size) with @attr in whole pages, and flush. */

@@ -9,16 +9,18 @@
 
 #include "include/boot_info.h"
 #include "mm/frame_alloc.h"
+#include "mm/identity_map.h"
 #include "mm/pgtable.h"
 
 struct kernel_memory {
 	struct frame_allocator fa;
 	pteval_t *pml4;
 	u64 map_limit;		/* identity map covers [0, map_limit) */
+	u32 nr_mmio_unreachable;	/* MMIO regions past the tables' reach */
 	struct pgtable_stats pt_stats;
 	u64 ram_bytes;
 	u64 free_at_start;	/* free bytes once boot services were added */
-	s64 boot_services_added;
+	bool boot_services_refused;	/* the allocator had no room for them */
 	u64 stack_guard;	/* the unmapped page under the kernel stack */
 };
 
@@ -31,6 +33,13 @@ extern struct kernel_memory kmem;
  */
 int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 		char *why, size_t whylen);
+
+/*
+ * What the memory header adds when it is not the usual: " key=value"
+ * words for MMIO past the reach of the tables and boot-services memory
+ * the allocator refused; "" when neither.
+ */
+void memory_format_notes(char *buf, size_t len);
 
 /* Map [base, base + size) write-combining (the framebuffer). 0 or -1. */
 int memory_map_wc(u64 base, u64 size);

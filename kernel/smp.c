@@ -13,6 +13,7 @@
 #include "kernel/watchdog.h"
 #include "lib/machine_options.h"
 #include "lib/printf.h"
+#include "lib/scale.h"
 #include "lib/string.h"
 
 #define MSR_GS_BASE 0xc0000101
@@ -30,6 +31,7 @@
 /* The SDM's INIT-SIPI-SIPI timing, and how long an AP may take to answer. */
 #define INIT_DELAY_US 10000
 #define SIPI_DELAY_US 200
+/* On silicon; an emulated CPU gets longer (lib/scale.c). */
 #define AP_ONLINE_TIMEOUT_US 200000
 #define IPI_SEND_TIMEOUT_US 1000
 
@@ -40,6 +42,12 @@ struct smp_report smp_report;
 static struct percpu boot_cpu_area;
 static struct percpu *cpus[NR_CPUS_MAX];
 static unsigned int nr_online = 1;
+/*
+ * CPUs that answered their SIPI only after they were given up, and so
+ * found the next CPU's trampoline block: counted and stopped (ap_main()).
+ */
+static u32 nr_late;
+static u32 late_apic_id;
 
 struct percpu *this_cpu(void)
 {
@@ -105,6 +113,18 @@ static void __noreturn ap_main(void *arg)
 	struct percpu *pc = arg;
 
 	load_cpu_tables(&pc->tables);
+	/*
+	 * A CPU given up on may still answer its SIPI, late, when the
+	 * trampoline block already belongs to the next CPU. It must not go
+	 * online in that CPU's name: it says who it is and stops, on a
+	 * stack that stays allocated.
+	 */
+	if (lapic_id() != pc->apic_id) {
+		WRITE_ONCE(late_apic_id, lapic_id());
+		__atomic_fetch_add(&nr_late, 1, __ATOMIC_SEQ_CST);
+		for (;;)
+			asm volatile("cli; hlt");
+	}
 	set_gs_base(pc);
 	pat_init();
 	fpu_init();
@@ -211,9 +231,9 @@ static bool wait_online(struct percpu *pc, u64 us)
 	return true;
 }
 
-static int start_ap(struct percpu *pc, u8 *tr)
+static int start_ap(struct percpu *pc, u8 *tr, u64 online_us)
 {
-	u32 vector = (u32)((uptr)tr >> 12), esr;
+	u32 vector = (u32)((uptr)tr >> 12), esr, late = READ_ONCE(nr_late);
 	volatile u32 *alive = (volatile u32 *)(tr + TR_ALIVE);
 
 	memcpy(tr + TR_STACK, &pc->stack_top, 8);
@@ -246,12 +266,21 @@ static int start_ap(struct percpu *pc, u8 *tr)
 			kprintf("# smp: CPU apic_id=%u: APIC error 0x%x after SIPI\n",
 				pc->apic_id, esr);
 	}
-	if (wait_online(pc, AP_ONLINE_TIMEOUT_US))
+	if (wait_online(pc, online_us))
 		return 0;
-	kprintf("# smp: CPU apic_id=%u did not come up within %u ms (%s)\n",
-		pc->apic_id, AP_ONLINE_TIMEOUT_US / 1000,
-		*alive ? "reached 64-bit mode, stopped before going online" :
-			 "no sign of life after INIT-SIPI-SIPI");
+	if (READ_ONCE(nr_late) != late)
+		kprintf("# smp: CPU apic_id=%u did not come up within %llu ms "
+			"(apic_id=%u answered an earlier SIPI late in its "
+			"place and was stopped)\n",
+			pc->apic_id, (unsigned long long)online_us / 1000,
+			READ_ONCE(late_apic_id));
+	else
+		kprintf("# smp: CPU apic_id=%u did not come up within %llu ms "
+			"(%s)\n",
+			pc->apic_id, (unsigned long long)online_us / 1000,
+			*alive ? "reached 64-bit mode, stopped before going "
+				 "online"
+			       : "no sign of life after INIT-SIPI-SIPI");
 	pc->state = CPU_FAILED;
 	/* Park it in wait-for-SIPI so a late start cannot share a stack. */
 	lapic_send_ipi(pc->apic_id, APIC_ICR_INIT | APIC_ICR_LEVEL_ASSERT,
@@ -278,7 +307,7 @@ static u8 *prepare_trampoline(u64 page)
 	return tr;
 }
 
-static void start_cpu(u32 id, u8 *tr)
+static void start_cpu(u32 id, u8 *tr, u64 online_us)
 {
 	struct smp_report *r = &smp_report;
 	struct percpu *pc;
@@ -301,7 +330,7 @@ static void start_cpu(u32 id, u8 *tr)
 	pc->apic_id = id;
 	pc->stack_top = (u64)(uptr)stack + AP_STACK_SIZE;
 	cpus[nr_online] = pc;
-	if (start_ap(pc, tr)) {
+	if (start_ap(pc, tr, online_us)) {
 		/* Its memory stays: a late start must not land in reused pages. */
 		cpus[nr_online] = NULL;
 		r->failed++;
@@ -315,7 +344,7 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 {
 	static struct cpu_plan plan;
 	struct smp_report *r = &smp_report;
-	u64 cr3;
+	u64 cr3, online_us;
 	u8 *tr;
 
 	if (lapic_init()) {
@@ -351,13 +380,16 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 		return;
 	}
 	tr = prepare_trampoline(r->trampoline);
+	online_us =
+		platform_scaled(SCALE_AP_ONLINE_US, AP_ONLINE_TIMEOUT_US, NULL);
 
 	for (u32 i = 0; i < plan.nr_aps && nr_online < r->wanted; i++)
-		start_cpu(plan.ap_ids[i], tr);
+		start_cpu(plan.ap_ids[i], tr, online_us);
 	for (u32 i = 0; i < nr_extra && nr_online < NR_CPUS_MAX; i++) {
 		kprintf("# smp: starting apic_id=%u (smp.extra_apic_ids)\n",
 			extra_ids[i]);
-		start_cpu(extra_ids[i], tr);
+		start_cpu(extra_ids[i], tr, online_us);
 	}
 	r->online = nr_online;
+	r->late = READ_ONCE(nr_late);
 }

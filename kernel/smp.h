@@ -53,6 +53,7 @@ struct smp_report {
 	u32 wanted;		/* after smp= */
 	u32 online;
 	u32 failed;
+	u32 late;		/* answered a SIPI after being given up */
 	bool x2apic;
 	u32 bsp_apic_id;
 	u64 trampoline;

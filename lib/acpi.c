@@ -32,6 +32,17 @@ static void problem(struct acpi_info *info, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * True when [addr, addr + len) lies inside the memory the scan may read
+ * (acpi_scan()'s @mem_start..@mem_end): a firmware pointer past it is
+ * reported, never followed.
+ */
+static bool readable(const struct acpi_info *info, u64 addr, u64 len)
+{
+	return addr >= info->mem_start && addr <= info->mem_end &&
+	       len <= info->mem_end - addr;
+}
+
 static const struct acpi_table_header *check_table(struct acpi_info *info,
 						   u64 addr)
 {
@@ -41,8 +52,20 @@ static const struct acpi_table_header *check_table(struct acpi_info *info,
 		problem(info, "null table pointer in the root table");
 		return NULL;
 	}
+	if (!readable(info, addr, sizeof(*h))) {
+		problem(info, "table at 0x%llx: outside mapped memory",
+			(unsigned long long)addr);
+		return NULL;
+	}
 	if (h->length < sizeof(*h) || h->length > ACPI_TABLE_MAX_LEN) {
 		problem(info, "table %.4s at 0x%llx: bad length %u",
+			h->signature, (unsigned long long)addr, h->length);
+		return NULL;
+	}
+	if (!readable(info, addr, h->length)) {
+		problem(info,
+			"table %.4s at 0x%llx: length %u runs past mapped "
+			"memory",
 			h->signature, (unsigned long long)addr, h->length);
 		return NULL;
 	}
@@ -54,7 +77,7 @@ static const struct acpi_table_header *check_table(struct acpi_info *info,
 	return h;
 }
 
-int acpi_scan(u64 rsdp_addr, struct acpi_info *info)
+int acpi_scan(u64 rsdp_addr, u64 mem_start, u64 mem_end, struct acpi_info *info)
 {
 	const struct acpi_rsdp *rsdp = (const void *)(uptr)rsdp_addr;
 	const struct acpi_table_header *root;
@@ -62,8 +85,15 @@ int acpi_scan(u64 rsdp_addr, struct acpi_info *info)
 	const u8 *entries;
 
 	memset(info, 0, sizeof(*info));
+	info->mem_start = mem_start;
+	info->mem_end = mem_end;
 	if (!rsdp_addr) {
 		problem(info, "no RSDP from firmware");
+		return -1;
+	}
+	if (!readable(info, rsdp_addr, 20)) {
+		problem(info, "RSDP at 0x%llx: outside mapped memory",
+			(unsigned long long)rsdp_addr);
 		return -1;
 	}
 	if (memcmp(rsdp->signature, "RSD PTR ", 8)) {
@@ -78,7 +108,12 @@ int acpi_scan(u64 rsdp_addr, struct acpi_info *info)
 	memcpy(info->oem_id, rsdp->oem_id, 6);
 	info->oem_id[6] = '\0';
 
-	if (rsdp->revision >= 2 && rsdp->xsdt_address) {
+	if (rsdp->revision >= 2 && !readable(info, rsdp_addr, 36)) {
+		problem(info,
+			"RSDP revision %u runs past mapped memory; "
+			"using RSDT",
+			rsdp->revision);
+	} else if (rsdp->revision >= 2 && rsdp->xsdt_address) {
 		if (rsdp->length < 36 || !acpi_checksum_ok(rsdp, 36)) {
 			problem(info,
 				"RSDP extended checksum wrong; using RSDT");

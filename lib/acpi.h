@@ -50,6 +50,9 @@ struct acpi_generic_address {
 #define ACPI_MAX_PROBLEMS 8
 
 struct acpi_info {
+	/* The memory the scan may read, [mem_start, mem_end). */
+	u64 mem_start;
+	u64 mem_end;
 	bool valid;
 	bool xsdt;
 	u8 rsdp_revision;
@@ -60,8 +63,13 @@ struct acpi_info {
 	char problems[ACPI_MAX_PROBLEMS][80];
 };
 
-/* Walk from the RSDP at @rsdp. Returns 0, or -1 if nothing usable. */
-int acpi_scan(u64 rsdp, struct acpi_info *info);
+/*
+ * Walk from the RSDP at @rsdp. Every structure read, the RSDP included,
+ * must lie in [@mem_start, @mem_end): the memory that is mapped (the
+ * image: its identity map, identity_map_limit()); a pointer outside is a
+ * problem by name, not a fault. Returns 0, or -1 if nothing usable.
+ */
+int acpi_scan(u64 rsdp, u64 mem_start, u64 mem_end, struct acpi_info *info);
 
 /* The first valid table with @sig ("FACP", "HPET", "APIC"), or NULL. */
 const struct acpi_table_header *acpi_find(const struct acpi_info *info,

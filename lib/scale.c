@@ -57,6 +57,11 @@ static const struct platform_scale slow_platforms[] = {
 		 * say): a worker that is not held can miss a 50 ms join.
 		 */
 		.knob[SCALE_ON_CPUS_SHORT_US] = 500000,
+		/*
+		 * The same threads answer INIT-SIPI-SIPI: on a busy host
+		 * one may not run for a good part of a second.
+		 */
+		.knob[SCALE_AP_ONLINE_US] = 5000000,
 	},
 };
 

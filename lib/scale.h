@@ -21,6 +21,7 @@ enum scale_knob {
 	SCALE_SMP_MAX_PFNS,	/* suite=memmap_smp: the largest memmap */
 	SCALE_SMP_ROUNDS,	/* suite=memmap_smp: rounds per strategy */
 	SCALE_ON_CPUS_SHORT_US, /* suite=on_cpus: a wait meant to run out */
+	SCALE_AP_ONLINE_US,	/* smp_init(): how long an AP may take */
 	NR_SCALE_KNOBS
 };
 

@@ -96,8 +96,8 @@ static int insert_free(struct frame_allocator *fa, u64 base, u64 end)
 	return 0;
 }
 
-/* Bytes added (0 when nothing is left after clipping), or -1. */
-static s64 add_range(struct frame_allocator *fa, u64 base, u64 size)
+/* 0, adding the bytes taken (none when clipping left nothing) to @added; -1. */
+static int add_range(struct frame_allocator *fa, u64 base, u64 size, u64 *added)
 {
 	u64 end;
 
@@ -114,31 +114,32 @@ static s64 add_range(struct frame_allocator *fa, u64 base, u64 size)
 		return -1;
 	fa->total_bytes += end - base;
 	fa->free_bytes += end - base;
-	return (s64)(end - base);
+	*added += end - base;
+	return 0;
 }
 
 int frame_alloc_add_range(struct frame_allocator *fa, u64 base, u64 size)
 {
-	return add_range(fa, base, size) < 0 ? -1 : 0;
+	u64 added = 0;
+
+	return add_range(fa, base, size, &added);
 }
 
-s64 frame_alloc_add_type(struct frame_allocator *fa, const struct phys_map *map,
-			 enum phys_type type)
+int frame_alloc_add_type(struct frame_allocator *fa, const struct phys_map *map,
+			 enum phys_type type, u64 *added)
 {
-	s64 added = 0;
+	u64 bytes = 0;
+	int rc = 0;
 
-	for (u32 i = 0; i < map->nr; i++) {
+	for (u32 i = 0; i < map->nr && !rc; i++) {
 		const struct phys_region *r = &map->regions[i];
-		s64 n;
 
-		if (r->type != type)
-			continue;
-		n = add_range(fa, r->base, r->size);
-		if (n < 0)
-			return -1;
-		added += n;
+		if (r->type == type)
+			rc = add_range(fa, r->base, r->size, &bytes);
 	}
-	return added;
+	if (added)
+		*added = bytes;
+	return rc;
 }
 
 /*

@@ -32,11 +32,13 @@ void frame_alloc_init(struct frame_allocator *fa, u64 min_addr);
 
 /*
  * Add every region of @type in @map. Regions below min_addr are clipped.
- * Returns the bytes added, or -1 when the range table is full (or a region
- * overlaps free memory already added); what was added before stays.
+ * Returns 0, or -1 when the range table is full (or a region overlaps
+ * free memory already added); what was added before stays. @added (may
+ * be NULL) gets the bytes added, either way: a u64, as a map may claim
+ * more than an s64 holds.
  */
-s64 frame_alloc_add_type(struct frame_allocator *fa, const struct phys_map *map,
-			 enum phys_type type);
+int frame_alloc_add_type(struct frame_allocator *fa, const struct phys_map *map,
+			 enum phys_type type, u64 *added);
 /*
  * Add one range (page aligned inwards, clipped below min_addr and page 0;
  * nothing left is no error). 0, or -1 when the table is full or the range

@@ -229,9 +229,15 @@ static void trim_ram(struct phys_map *map)
 		    (!IS_ALIGNED(base, PHYS_PAGE_SIZE) ||
 		     !IS_ALIGNED(end, PHYS_PAGE_SIZE))) {
 			map->nr_unaligned++;
-			/* end < 2^64 - 1: rounding the base up never wraps */
-			base = ALIGN_UP(base, PHYS_PAGE_SIZE);
+			/*
+			 * Down first: a base in the last page of the space
+			 * would wrap to 0 when rounded up; once base < end
+			 * <= 2^64 - 4 KiB, rounding it up cannot.
+			 */
 			end = ALIGN_DOWN(end, PHYS_PAGE_SIZE);
+			if (base >= end)
+				continue;
+			base = ALIGN_UP(base, PHYS_PAGE_SIZE);
 			if (end <= base)
 				continue;
 			r[i].base = base;

@@ -117,7 +117,8 @@ static void acpi_good_tables(struct kunit *test)
 	struct acpi_madt_info madt;
 	u64 hpet = 0;
 
-	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			0);
 	KUNIT_EXPECT_TRUE(test, info.xsdt);
 	KUNIT_EXPECT_EQ(test, info.nr_tables, 3);
 	KUNIT_EXPECT_EQ(test, info.nr_problems, 0);
@@ -164,13 +165,15 @@ static void acpi_bad_rsdp(struct kunit *test)
 	struct fake_acpi *f = build(test);
 	struct acpi_info info;
 
-	KUNIT_EXPECT_EQ(test, acpi_scan(0, &info), -1);
+	KUNIT_EXPECT_EQ(test, acpi_scan(0, 0, ~0ull, &info), -1);
 	f->rsdp.checksum ^= 1;
-	KUNIT_EXPECT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), -1);
+	KUNIT_EXPECT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			-1);
 	KUNIT_EXPECT_EQ(test, info.nr_problems, 1);
 	f->rsdp.checksum ^= 1;
 	f->rsdp.signature[0] = 'X';
-	KUNIT_EXPECT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), -1);
+	KUNIT_EXPECT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			-1);
 }
 
 static void acpi_bad_xsdt_falls_back_to_rsdt(struct kunit *test)
@@ -183,7 +186,8 @@ static void acpi_bad_xsdt_falls_back_to_rsdt(struct kunit *test)
 				 "32-bit pointers");
 	f->xsdt[sizeof(struct acpi_table_header)] ^=
 		0xff; /* checksum now wrong */
-	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			0);
 	KUNIT_EXPECT_FALSE(test, info.xsdt);
 	KUNIT_EXPECT_EQ(test, info.nr_tables, 3);
 	KUNIT_EXPECT_GE(test, info.nr_problems, 1);
@@ -195,7 +199,8 @@ static void acpi_bad_table_checksum_skipped(struct kunit *test)
 	struct acpi_info info;
 
 	f->hpet[50] ^= 0x55;
-	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			0);
 	KUNIT_EXPECT_EQ(test, info.nr_tables, 2);
 	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "HPET") == NULL);
 	KUNIT_EXPECT_EQ(test, info.nr_problems, 1);
@@ -211,11 +216,13 @@ static void acpi_bad_lengths(struct kunit *test)
 	u8 *last;
 
 	h->length = 3; /* shorter than a header */
-	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			0);
 	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "FACP") == NULL);
 	KUNIT_EXPECT_EQ(test, acpi_parse_fadt_pm_timer(NULL, &pm), -1);
 	h->length = 0; /* no header at all: its zero bytes sum to zero */
-	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, &info), 0);
+	KUNIT_ASSERT_EQ(test, acpi_scan((u64)(uptr)&f->rsdp, 0, ~0ull, &info),
+			0);
 	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "FACP") == NULL);
 
 	/* A MADT entry whose length runs past the table end. */
@@ -388,6 +395,39 @@ static void acpi_fadt_hw_reduced(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pm.hw_reduced);
 }
 
+/*
+ * A pointer past the mapped memory is named, never followed: the scan
+ * reads only inside [mem_start, mem_end), headers and whole lengths.
+ */
+static void acpi_tables_outside_mapped_memory(struct kunit *test)
+{
+	struct fake_acpi *f = build(test);
+	u64 rsdp = (u64)(uptr)&f->rsdp;
+	struct acpi_info info;
+
+	/* The HPET's header is mapped, its last 16 bytes and the MADT not. */
+	KUNIT_ASSERT_EQ(
+		test, acpi_scan(rsdp, rsdp, (u64)(uptr)f->hpet + 40, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_tables, 1);
+	KUNIT_EXPECT_TRUE(test, acpi_find(&info, "FACP") != NULL);
+	KUNIT_ASSERT_EQ(test, info.nr_problems, 2);
+	KUNIT_EXPECT_TRUE(test, strstr(info.problems[0], "HPET") &&
+					strstr(info.problems[0], "runs past"));
+	KUNIT_EXPECT_TRUE(test,
+			  strstr(info.problems[1], "outside mapped memory"));
+
+	/* The RSDP itself outside: nothing is read. */
+	KUNIT_EXPECT_EQ(test, acpi_scan(rsdp, rsdp + 1, ~0ull, &info), -1);
+	KUNIT_EXPECT_TRUE(test, strstr(info.problems[0], "RSDP at"));
+	KUNIT_EXPECT_EQ(test, acpi_scan(rsdp, 0, rsdp + 19, &info), -1);
+	/*
+	 * Revision 2 with only its first 20 bytes mapped: the RSDT, which
+	 * lies outside too.
+	 */
+	KUNIT_EXPECT_EQ(test, acpi_scan(rsdp, rsdp, rsdp + 20, &info), -1);
+	KUNIT_EXPECT_TRUE(test, strstr(info.problems[0], "runs past"));
+}
+
 static const struct kunit_case acpi_cases[] = {
 	KUNIT_CASE(acpi_spcr),
 	KUNIT_CASE(acpi_srat),
@@ -399,6 +439,7 @@ static const struct kunit_case acpi_cases[] = {
 	KUNIT_CASE(acpi_bad_xsdt_falls_back_to_rsdt),
 	KUNIT_CASE(acpi_bad_table_checksum_skipped),
 	KUNIT_CASE(acpi_bad_lengths),
+	KUNIT_CASE(acpi_tables_outside_mapped_memory),
 };
 
 KUNIT_SUITE_DEFINE(acpi_suite, "acpi_tables", acpi_cases);

@@ -316,17 +316,20 @@ static void frame_alloc_from_phys_map(struct kunit *test)
 		.nr = ARRAY_SIZE(four_gib_map),
 		.capacity = ARRAY_SIZE(four_gib_map),
 	};
-	u64 memmap;
+	u64 memmap, added;
 
 	/* Low free memory sits under min_addr: not added. */
-	KUNIT_EXPECT_EQ(test, frame_alloc_add_type(fa, &map, PHYS_FREE),
-			0x7ef00000 + 0x80000000ll);
+	KUNIT_EXPECT_EQ(test, frame_alloc_add_type(fa, &map, PHYS_FREE, &added),
+			0);
+	KUNIT_EXPECT_EQ(test, added, 0x7ef00000 + 0x80000000ull);
 	/* Page 0 is boot services memory too, and below min_addr. */
-	KUNIT_EXPECT_EQ(test,
-			frame_alloc_add_type(fa, &map, PHYS_BOOT_SERVICES),
-			0x00d00000);
+	KUNIT_EXPECT_EQ(
+		test,
+		frame_alloc_add_type(fa, &map, PHYS_BOOT_SERVICES, &added), 0);
+	KUNIT_EXPECT_EQ(test, added, 0x00d00000ull);
 	/* The same type twice overlaps: refused. */
-	KUNIT_EXPECT_EQ(test, frame_alloc_add_type(fa, &map, PHYS_FREE), -1);
+	KUNIT_EXPECT_EQ(test, frame_alloc_add_type(fa, &map, PHYS_FREE, NULL),
+			-1);
 	KUNIT_EXPECT_EQ(test, fa->total_bytes,
 			0x7ef00000 + 0x80000000ull + 0x00d00000);
 	/*
@@ -460,6 +463,27 @@ static void frame_alloc_random_vs_model(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, frame_alloc_check(fa));
 }
 
+/*
+ * A map that claims more free memory than an s64 holds: the bytes are
+ * counted as they are, not taken for an error.
+ */
+static void frame_alloc_huge_region_counted(struct kunit *test)
+{
+	struct frame_allocator *fa = new_fa(test, SZ_1M);
+	struct phys_region huge[] = {
+		{SZ_1M, 0xfff0000000000000ull, PHYS_FREE},
+		{0xfff0000000100000ull, 0x100000, PHYS_FREE},
+	};
+	struct phys_map map = {.regions = huge, .nr = 2, .capacity = 2};
+	u64 added = 0;
+
+	KUNIT_EXPECT_EQ(test, frame_alloc_add_type(fa, &map, PHYS_FREE, &added),
+			0);
+	KUNIT_EXPECT_EQ(test, added, 0xfff0000000000000ull + 0x100000);
+	KUNIT_EXPECT_EQ(test, fa->free_bytes, added);
+	KUNIT_EXPECT_TRUE(test, frame_alloc_check(fa));
+}
+
 static const struct kunit_case frame_alloc_cases[] = {
 	KUNIT_CASE(frame_alloc_alignment),
 	KUNIT_CASE(frame_alloc_exhaustion),
@@ -470,6 +494,7 @@ static const struct kunit_case frame_alloc_cases[] = {
 	KUNIT_CASE(frame_alloc_largest_range),
 	KUNIT_CASE(frame_alloc_from_phys_map),
 	KUNIT_CASE(frame_alloc_random_vs_model),
+	KUNIT_CASE(frame_alloc_huge_region_counted),
 };
 
 KUNIT_SUITE_DEFINE(frame_alloc_suite, "frame_alloc", frame_alloc_cases);

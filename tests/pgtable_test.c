@@ -9,6 +9,7 @@
 #include "lib/kunit.h"
 #include "lib/prandom.h"
 #include "lib/string.h"
+#include "mm/identity_map.h"
 #include "mm/pgtable.h"
 
 #define LEAF_2M (_PAGE_PRESENT | _PAGE_RW | _PAGE_PSE)
@@ -625,6 +626,75 @@ static void pgtable_map_range_args(struct kunit *test)
 			pgtable_walk(pml4, PGTABLE_IDENTITY_MAX - 1, NULL), 0);
 }
 
+/*
+ * The plan from a map: the limit covers 4 GiB and the map, MMIO regions
+ * and the named devices are uncached, and an MMIO region past the reach
+ * of 4-level paging is mapped up to it and counted, not a failure.
+ */
+static void pgtable_identity_map_plan(struct kunit *test)
+{
+	/* 1 GiB pages up to 128 TiB: a PML4 and 256 PDPTs, then splits. */
+	struct table_arena *a = arena_new(test, 300);
+	struct phys_region regions[] = {
+		{0x100000, 0x7ff00000, PHYS_FREE},
+		{0xfec00000, 0x1000, PHYS_MMIO},
+		{0x8000000000ull, 0x40000000, PHYS_MMIO},
+		{PGTABLE_IDENTITY_MAX - SZ_2M, 2 * SZ_2M, PHYS_MMIO},
+	};
+	struct phys_map map = {.regions = regions, .nr = 3, .capacity = 4};
+	const u64 hpet = 0xfed00000;
+	struct pgtable_walk_result res;
+	struct identity_map im;
+	char why[80] = "";
+
+	KUNIT_EXPECT_EQ(test, identity_map_limit(&map), 0x8040000000ull);
+	map.nr = 1;
+	KUNIT_EXPECT_EQ(test, identity_map_limit(&map), 4 * SZ_1G);
+	map.nr = 4;
+	KUNIT_EXPECT_EQ(test, identity_map_limit(&map), PGTABLE_IDENTITY_MAX);
+	KUNIT_ASSERT_EQ(test,
+			identity_map_build(&im, &map, &hpet, 1, true, &a->alloc,
+					   why, sizeof(why)),
+			0);
+	KUNIT_EXPECT_EQ(test, im.limit, PGTABLE_IDENTITY_MAX);
+	KUNIT_EXPECT_EQ(test, im.nr_mmio_unreachable, 1);
+	KUNIT_EXPECT_EQ(test, im.stats.tables, a->used);
+	KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, 0xfec00000, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
+	KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, hpet + 8, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
+	KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, 0x8020000000ull, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
+	KUNIT_ASSERT_EQ(
+		test, pgtable_walk(im.pml4, PGTABLE_IDENTITY_MAX - 1, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
+	KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, 0x7ff00000, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.flags & MMIO, 0);
+	KUNIT_EXPECT_EQ(test, res.phys, 0x7ff00000ull);
+
+	/* Tables run out: said, with the limit. */
+	arena_reset(a);
+	a->fail_after = 3;
+	KUNIT_EXPECT_EQ(test,
+			identity_map_build(&im, &map, &hpet, 1, true, &a->alloc,
+					   why, sizeof(why)),
+			-1);
+	KUNIT_EXPECT_TRUE(test, strstr(why, "out of memory for page tables"));
+	/* A device the image uses past the reach: a failure, named. */
+	arena_reset(a);
+	a->fail_after = ~0u;
+	map.nr = 1;
+	{
+		const u64 far = PGTABLE_IDENTITY_MAX + SZ_4K;
+
+		KUNIT_EXPECT_EQ(test,
+				identity_map_build(&im, &map, &far, 1, true,
+						   &a->alloc, why, sizeof(why)),
+				-1);
+		KUNIT_EXPECT_TRUE(test, strstr(why, "cannot map MMIO at"));
+	}
+}
+
 static const struct kunit_case pgtable_cases[] = {
 	KUNIT_CASE(pgtable_identity_8g_1g),
 	KUNIT_CASE(pgtable_identity_8g_2m),
@@ -639,6 +709,7 @@ static const struct kunit_case pgtable_cases[] = {
 	KUNIT_CASE(pgtable_alloc_failure),
 	KUNIT_CASE(pgtable_walk_edges),
 	KUNIT_CASE(pgtable_map_range_args),
+	KUNIT_CASE(pgtable_identity_map_plan),
 };
 
 KUNIT_SUITE_DEFINE(pgtable_suite, "pgtable", pgtable_cases);

@@ -346,6 +346,22 @@ static void phys_map_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, map->nr_unaligned, 1);
 	KUNIT_EXPECT_EQ(test, phys_map_max_addr(map), 0xfffffffffffff000ull);
 
+	/*
+	 * Free memory starting inside the last page: nothing whole is
+	 * left. Rounding its base up first would wrap it to 0 and make
+	 * the whole address space free.
+	 */
+	{
+		static const struct phys_region last[] = {
+			{0xffffffffffffff00ull, 0x1000, F},
+		};
+
+		map = map_from(test, last, 1, 2);
+		KUNIT_ASSERT_EQ(test, phys_map_normalize(map), 0);
+		KUNIT_EXPECT_EQ(test, map->nr, 0);
+		KUNIT_EXPECT_EQ(test, phys_map_ram_bytes(map), 0);
+	}
+
 	/* The helpers saturate on a map not yet normalised. */
 	map = map_from(test, in, 1, 1);
 	KUNIT_EXPECT_EQ(test, phys_map_max_addr(map), ~0ull);

@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/acpi.h"
-#include "lib/acpi_nfit.h"
+#include "tests/fuzz/acpi_parsers_check.h"
 
 void plat_console_write(const char *s, size_t len)
 {
@@ -31,12 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct acpi_table_header *t;
-	struct acpi_pm_timer pm;
-	struct acpi_madt_info madt;
-	struct acpi_spcr_info spcr;
-	struct acpi_srat_info srat;
-	struct acpi_nfit_info nfit;
-	u64 hpet;
 	u32 len;
 
 	if (size < sizeof(*t) || size > 1 << 20)
@@ -47,27 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(t, data, size);
 	len = (u32)size;
 	memcpy(&t->length, &len, sizeof(len));
-
-	acpi_parse_fadt_pm_timer(t, &pm);
-	acpi_parse_hpet(t, &hpet);
-	memset(&madt, 0, sizeof(madt));
-	acpi_parse_madt(t, &madt);
-	if (madt.nr_ids > ARRAY_SIZE(madt.apic_ids))
-		abort();
-	acpi_parse_spcr(t, &spcr);
-	if (!acpi_parse_srat(t, &srat) &&
-	    (srat.nr_nodes > ACPI_MAX_NUMA_NODES ||
-	     srat.nr_ranges > ACPI_MAX_MEM_RANGES))
-		abort();
-	if (!acpi_parse_nfit(t, &nfit)) {
-		if (nfit.nr_ranges > NFIT_MAX_RANGES)
-			abort();
-		for (u32 i = 0; i < nfit.nr_ranges; i++)
-			if (!nfit.ranges[i].length ||
-			    nfit.ranges[i].base + nfit.ranges[i].length <
-				    nfit.ranges[i].base)
-				abort();
-	}
+	acpi_parsers_check(t);
 	free(t);
 	return 0;
 }

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		tables[i - 1] = read_table(argv[i]);
 
-	rc = acpi_scan(make_rsdp(argc - 1), &info);
+	rc = acpi_scan(make_rsdp(argc - 1), 0, ~0ull, &info);
 	printf("scan rc=%d valid=%d xsdt=%d tables=%u problems=%u\n", rc,
 	       info.valid, info.xsdt, info.nr_tables, info.nr_problems);
 	for (u32 i = 0; i < info.nr_problems; i++)
