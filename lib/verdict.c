@@ -10,7 +10,8 @@
 #define FASTPATHS "x86/string: extend memcpy_flushcache() fixed-size fastpaths"
 #define NOCACHE "use nocache copy in copy_from_iter_nocache()"
 
-/* The same claims, in the same order, as tools/report's CLAIMS. */
+/* The same claims, in the same order, as CLAIMS in
+ * tools/reportlib/verdicts.py. */
 const struct verdict_claim verdict_claims[] = {
 	{MEMCPY_NT, "memmap init on rebind, fsdax (nd_pmem)",
 	 "bench_memmap_init", "fsdax", 0, "slow", "tmpl_nt_fixed",

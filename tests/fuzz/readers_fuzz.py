@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A random-input loop for the Python log readers (Debian packages no
 Python fuzzer): tools/report's parse_log(), its tables, verdicts and
-replicated comparison, its LAVA job log reader, and tools/ktap-check's
-check_text(), fed logs
+both comparisons, its LAVA job log reader (tools/reportlib), and
+tools/ktap-check's check_text(), fed logs
 mutated from real ones: lines dropped, doubled, swapped, cut at random
 columns, bytes flipped, control characters and escapes put in, values of
 key=value words replaced with huge, negative, empty, non-numeric or
@@ -40,6 +40,9 @@ except ImportError:
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
+sys.path.insert(0, TOOLS)
+from reportlib import compare, lava, synth, tables, verdicts  # noqa: E402
+from reportlib.logs import parse_log  # noqa: E402
 
 
 def load(name, path):
@@ -109,17 +112,17 @@ def job_log(console):
     return "\n".join(out)
 
 
-def run_readers(report, ktap, text):
+def run_readers(ktap, text):
     # A LAVA job log stands for its boots (reportlib.lava).
-    for name, part, _ in report.lava.runs_of("fuzz.log", text.encode())[0]:
-        report.parse_log(part, name, "A")
-    log = report.parse_log(text, "fuzz.log", "A")
-    report.markdown_report([log])
-    report.json_report([log])
-    report.verdicts(log)
-    other = report.parse_log(text[::-1], "fuzz2.log", "B")
-    report.compare_report(log, other)
-    report.compare_replicated_report([log, log], [other, log])
+    for name, part, _ in lava.runs_of("fuzz.log", text.encode())[0]:
+        parse_log(part, name, "A")
+    log = parse_log(text, "fuzz.log", "A")
+    tables.markdown_report([log])
+    tables.json_report([log])
+    verdicts.verdicts(log)
+    other = parse_log(text[::-1], "fuzz2.log", "B")
+    compare.compare_report(log, other)
+    compare.compare_replicated_report([log, log], [other, log])
     ktap.check_text(text, "fuzz.log", out=io.StringIO())
 
 
@@ -130,12 +133,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="build/host/readers_fuzz")
     args = ap.parse_args()
-    report = load("ntb_report", os.path.join(TOOLS, "report"))
     ktap = load("ntb_ktap_check", os.path.join(TOOLS, "ktap-check"))
     bases = [t.splitlines() for t in (
-        report.SAMPLE_IMAGE_A, report.SAMPLE_IMAGE_B, report.SAMPLE_HOST,
+        synth.SAMPLE_IMAGE_A, synth.SAMPLE_IMAGE_B, synth.SAMPLE_HOST,
         ktap.GOOD, ktap.FAILED, ktap.BAILED, ktap.PARAMS, ktap.BAD_OPTION,
-        job_log(report.SAMPLE_IMAGE_A))] if not args.logs else []
+        job_log(synth.SAMPLE_IMAGE_A))] if not args.logs else []
     for path in args.logs:
         with open(path, errors="replace") as f:
             bases.append(f.read().splitlines())
@@ -151,7 +153,7 @@ def main():
         text = "\n".join(mutate(rng, window)) + "\n"
         n += 1
         try:
-            run_readers(report, ktap, text)
+            run_readers(ktap, text)
         except Exception:  # noqa: BLE001 (any exception is the finding)
             os.makedirs(args.out, exist_ok=True)
             path = os.path.join(args.out, f"crash-{args.seed}-{n}.log")

@@ -140,6 +140,9 @@ def ratio_interval(num, den, alpha=ALPHA):
     est = median(ratios)
     pooled = list(num) + list(den)
     exact = len(set(pooled)) == len(pooled) and len(pooled) <= EXACT_MAX
+    # Inverted from the U test's own distribution, so that the interval
+    # leaves out 1.0 exactly when the exact test calls the difference
+    # significant.
     k = u_critical(len(den), len(num), alpha, exact)
     if k < 1 or k > len(ratios) - k + 1:
         return est, None, None
