@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import acpi_seeds  # noqa: E402
+from seed_files import write_corpus  # noqa: E402
 
 # As tests/fuzz/acpi_scan_fuzz.c maps it.
 WINDOW_BASE = 0x40000000
@@ -88,11 +89,7 @@ def seeds():
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    for name, data in seeds():
-        with open(os.path.join(out, f"seed-{name}"), "wb") as f:
-            f.write(data)
+    write_corpus("acpi_scan_seeds.py", seeds())
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ timer, an HPET, a MADT with local APIC and x2APIC entries, an SRAT with
 CPU, memory and hot-pluggable entries, an NFIT with a persistent-memory
 SPA range. Writes one file per table into the directory given."""
 
-import os
 import struct
-import sys
+
+from seed_files import write_corpus
 
 
 def table(sig, body):
@@ -43,11 +43,7 @@ def seeds():
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    for name, data in seeds():
-        with open(os.path.join(out, f"seed-{name}"), "wb") as f:
-            f.write(data)
+    write_corpus("acpi_seeds.py", seeds())
 
 
 if __name__ == "__main__":

@@ -13,9 +13,9 @@ lengths, unaligned RAM, a region that wraps); free memory inside the
 last page; descriptor sizes smaller than a descriptor. Writes one file per map
 into the directory given."""
 
-import os
 import struct
-import sys
+
+from seed_files import write_corpus
 
 # EFI memory types (UEFI 2.10, table 7.10).
 RESERVED, LOADER_CODE, LOADER_DATA, BS_CODE, BS_DATA = 0, 1, 2, 3, 4
@@ -101,11 +101,7 @@ def seeds():
 
 
 def main():
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    for name, data in seeds():
-        with open(os.path.join(out, f"seed-{name}"), "wb") as f:
-            f.write(data)
+    write_corpus("memmap_seeds.py", seeds())
 
 
 if __name__ == "__main__":
