@@ -108,23 +108,43 @@ static __noinline void ap_run_work(struct percpu *pc)
 	pc->in_work = false;
 }
 
+/*
+ * This CPU's APIC ID from CPUID, before this CPU has an IDT or a GS
+ * (lapic_id() reads an MSR through rdmsr_safe(), which needs both): the
+ * x2APIC ID of leaf 0xb where the APICs run in x2APIC mode, else the
+ * initial APIC ID of leaf 1.
+ */
+static u32 cpuid_apic_id(void)
+{
+	u32 a, b, c, d;
+
+	if (lapic.x2apic) {
+		cpuid_count(0xb, 0, &a, &b, &c, &d);
+		return d;
+	}
+	cpuid_count(1, 0, &a, &b, &c, &d);
+	return b >> 24;
+}
+
 static void __noreturn ap_main(void *arg)
 {
 	struct percpu *pc = arg;
 
-	load_cpu_tables(&pc->tables);
+	u32 id = cpuid_apic_id();
+
 	/*
 	 * A CPU given up on may still answer its SIPI, late, when the
 	 * trampoline block already belongs to the next CPU. It must not go
-	 * online in that CPU's name: it says who it is and stops, on a
-	 * stack that stays allocated.
+	 * online in that CPU's name, nor load that CPU's GDT and TSS: it
+	 * says who it is and stops, on a stack that stays allocated.
 	 */
-	if (lapic_id() != pc->apic_id) {
-		WRITE_ONCE(late_apic_id, lapic_id());
+	if (id != pc->apic_id) {
+		WRITE_ONCE(late_apic_id, id);
 		__atomic_fetch_add(&nr_late, 1, __ATOMIC_SEQ_CST);
 		for (;;)
 			asm volatile("cli; hlt");
 	}
+	load_cpu_tables(&pc->tables);
 	set_gs_base(pc);
 	pat_init();
 	fpu_init();
