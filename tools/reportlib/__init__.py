@@ -15,5 +15,7 @@ its options and calls them:
   charts      --png: gnuplot charts of a report or a comparison
   fleet       the SQLite results history of many machines (--db)
   synth       sample and synthetic logs for the tests
-  selftest    --selftest: the checks of every module, then test_*.py
+
+The unit tests are beside the modules they test, in test_<module>.py;
+tools/report --selftest runs them all.
 """

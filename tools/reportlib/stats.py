@@ -5,7 +5,7 @@ ratio interval, the drift of a run within itself (Kruskal-Wallis over its
 quarters) and the test of two runs held to that drift. The distributions
 and tests come from scipy.stats; the exact U counts behind the
 interval's critical values are counted here (scipy does not expose them)
-and checked against scipy's exact p-values by the report's selftest.
+and checked against scipy's exact p-values by test_stats.py.
 """
 import math
 

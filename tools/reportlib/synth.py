@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Logs to test the report on, for its self-test (reportlib.selftest)
-and the readers' random-input loop (tests/fuzz/readers_fuzz.py): sample
-logs shaped like the image's and ntbench's output, logs generated with
+"""Logs to test the report on, for its unit tests (test_*.py) and the
+readers' random-input loop (tests/fuzz/readers_fuzz.py): sample logs
+shaped like the image's and ntbench's output, logs generated with
 samples of a known median and spread, and the image's "# verdict" lines.
 """
 import math

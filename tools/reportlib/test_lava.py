@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of reportlib.lava: python3 -m unittest discover tools/reportlib"""
+"""Tests of reportlib.lava: python3 -m unittest discover -s tools/reportlib
+-t tools"""
 import json
 import os
 import subprocess

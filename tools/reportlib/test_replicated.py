@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of reportlib.replicated: python3 -m unittest discover tools/reportlib"""
+"""Tests of reportlib.replicated: python3 -m unittest discover -s
+tools/reportlib -t tools"""
 import math
 import random
 import unittest

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of reportlib.logs: reading the sample logs of reportlib.synth
+(carriage returns, terminal escapes, indentation, quoted values, a bad
+line) and logfmt values. tools/report --selftest runs them, as does
+python3 -m unittest discover -s tools/reportlib -t tools
+"""
+import unittest
+
+from reportlib.logs import LogfmtError, parse_log, parse_logfmt, typed
+from reportlib.stats import samples_of
+from reportlib.synth import (
+    SAMPLE_HOST,
+    SAMPLE_IMAGE_A,
+    ZEN5,
+    ZEN5_MEMMAP,
+    ZEN5_NOCACHE,
+    synth_log,
+)
+
+
+class SampleLogs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
+        cls.h = parse_log(SAMPLE_HOST, "sample-host.log", "H")
+
+    def test_every_metric_line_of_the_image_log_is_read(self):
+        self.assertEqual(len(self.a.metrics), 6,
+                         f"6 metrics in sample A, got {len(self.a.metrics)}")
+
+    def test_indented_metric_lines_are_read(self):
+        self.assertEqual(len([r for r in self.h.metrics
+                              if r["suite"] == "bench_pollution"]), 3,
+                         "indented metric lines")
+
+    def test_a_quoted_header_value_is_unquoted(self):
+        self.assertEqual(self.a.header.get("cpu"), "SAMPLE CPU @ 2.00GHz",
+                         f"quoted header value, got "
+                         f"{self.a.header.get('cpu')!r}")
+
+    def test_values_are_typed(self):
+        self.assertTrue(self.a.metrics[1]["median_ns"] == 244280000
+                        and isinstance(self.a.metrics[1]["gbps"], float),
+                        "typed values")
+
+    def test_quoted_logfmt_values_keep_spaces_and_escaped_quotes(self):
+        custom = [r for r in self.h.metrics if r["suite"] == "custom_probe"]
+        self.assertTrue(custom and custom[0]["what"] == "two words"
+                        and custom[0]["quote"] == 'say "hi"',
+                        f"quoted logfmt values, got {custom}")
+
+    def test_a_bad_line_is_a_warning(self):
+        self.assertTrue(len(self.h.warnings) == 1
+                        and "unterminated" in self.h.warnings[0],
+                        f"a bad line is a warning, got {self.h.warnings}")
+
+    def test_failed_count_comes_from_the_summary_line(self):
+        self.assertEqual(self.h.failed, 1,
+                         "failed count from the summary line")
+
+    def test_eff_mhz_only_where_measured(self):
+        self.assertEqual(self.a.metrics[0].get("eff_mhz"), 2401,
+                         f"eff_mhz where measured, got "
+                         f"{self.a.metrics[0].get('eff_mhz')!r}")
+        self.assertTrue(all("eff_mhz" not in r for r in self.h.metrics),
+                        "eff_mhz absent where nothing measured it")
+
+    def test_the_pollution_lines_sample_series_are_lists(self):
+        pol = next(r for r in self.h.metrics
+                   if r.get("strategy") == "tmpl_nt_fixed"
+                   and r.get("buffer") == "l2")
+        self.assertTrue(pol["warm_samples_ns"] == [35000, 34000, 36000, 35500]
+                        and pol["cold_samples_ns"][0] == 300000
+                        and pol["samples_ns"][-1] == 40500,
+                        "the pollution line's warm, cold and after series "
+                        "are lists")
+
+
+class Values(unittest.TestCase):
+    def test_junk_after_a_quoted_value_is_an_error(self):
+        with self.assertRaises(LogfmtError,
+                               msg="junk after a quoted value is an error"):
+            parse_logfmt('a="x"b')
+
+    def test_numbers_beyond_64_bits_stay_text(self):
+        # Found by tests/fuzz/readers_fuzz.py: a 400-digit value made
+        # fmt_bytes() overflow a float.
+        self.assertTrue(typed("9" * 400) == "9" * 400
+                        and typed("18446744073709551615") == 2 ** 64 - 1
+                        and typed("-12") == -12,
+                        "numbers beyond 64 bits stay text (found by "
+                        "readers_fuzz)")
+
+    def test_samples_ns_is_read_as_a_list(self):
+        a = parse_log(synth_log(1, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE), "a", "A")
+        self.assertTrue(len(a.metrics) == 6
+                        and len(samples_of(a.metrics[0])) == 15,
+                        "samples_ns= parsed as a list")
+
+
+if __name__ == "__main__":
+    unittest.main()
