@@ -6,7 +6,11 @@
 ; mode with the blob's own GDT, turns on PAE and long mode with the kernel's
 ; page tables (CR3 below 4 GiB), and calls the kernel's AP entry on the
 ; stack it was given. One AP at a time uses the blob, so one parameter
-; block suffices.
+; block suffices: the AP checks first that the block is its own (its APIC
+; ID is the one the block names), before it touches the stack or says it
+; is alive. A CPU that was given up on and answers its SIPI late finds
+; the next CPU's block; it counts itself and stops right there, using no
+; stack and taking no one's place.
 ;
 ; The blob is position independent: EBX holds its linear base from the
 ; first instructions on, and the only absolute addresses (far jump targets
@@ -29,7 +33,7 @@ global ap_trampoline_end:data hidden
 
 align 16
 ap_trampoline_start:
-	jmp short real_entry
+	jmp near real_entry
 	align 8
 ; Parameter block. Offsets are fixed: kernel/smp.c mirrors them.
 tr_offsets:				; +8: offsets C needs for patching
@@ -49,8 +53,13 @@ tr_cr3:		dq 0			; +40
 tr_stack:	dq 0			; +48
 tr_entry:	dq 0			; +56: void entry(void *arg)
 tr_arg:		dq 0			; +64
-tr_alive:	dd 0			; +72: set to 1 when the AP reaches 64-bit
+tr_alive:	dd 0			; +72: 1 once the AP found its own block
+tr_apic_id:	dd 0			; +76: whose block it is
+tr_id_how:	dd 0			; +80: 0 xAPIC register, 1 CPUID 0xb, 2 no check
+tr_late_id:	dd 0			; +84: the last late CPU's APIC ID
+tr_late:	dd 0			; +88: CPUs that found another's block
 		dd 0
+tr_lapic:	dq 0			; +96: xAPIC MMIO base (tr_id_how 0)
 
 	align 8
 gdt:
@@ -103,6 +112,27 @@ pm_entry:
 bits 64
 lm_entry:
 	mov ebx, ebx			; upper half undefined after the switch
+	mov r8, rbx			; CPUID overwrites EBX
+	mov eax, [r8 + (tr_id_how - ap_trampoline_start)]
+	cmp eax, 2
+	je .own
+	cmp eax, 1
+	je .x2apic
+	mov rax, [r8 + (tr_lapic - ap_trampoline_start)]
+	mov eax, [rax + 0x20]		; the xAPIC ID register, bits 31:24
+	shr eax, 24
+	jmp .check
+.x2apic:
+	mov eax, 0xb
+	xor ecx, ecx
+	cpuid				; EDX: the x2APIC ID
+	mov eax, edx
+.check:
+	mov rbx, r8
+	cmp eax, [rbx + (tr_apic_id - ap_trampoline_start)]
+	jne .late
+.own:
+	mov rbx, r8
 	mov dword [rbx + (tr_alive - ap_trampoline_start)], 1
 	mov rsp, [rbx + (tr_stack - ap_trampoline_start)]
 	mov rdi, [rbx + (tr_arg - ap_trampoline_start)]
@@ -111,6 +141,10 @@ lm_entry:
 	call rax
 .hang:	cli
 	hlt
+	jmp .hang
+.late:
+	mov [rbx + (tr_late_id - ap_trampoline_start)], eax
+	lock inc dword [rbx + (tr_late - ap_trampoline_start)]
 	jmp .hang
 ap_trampoline_end:
 

@@ -158,7 +158,9 @@ static EFI_STATUS exit_boot_services(EFI_HANDLE image, EFI_SYSTEM_TABLE *st,
 	/* From here on: no boot services. Plain data conversion only. */
 	bi->map.regions = regions;
 	bi->map.capacity = nr;
-	bi->efi_map_entries = map_size / desc_size;
+	/* Each GetMemoryMap() answered the size anew: checked again. */
+	bi->efi_map_entries =
+		efi_memmap_desc_size_ok(desc_size) ? map_size / desc_size : 0;
 	bi->map_bad = efi_memmap_convert(map, map_size, desc_size, &bi->map);
 	return EFI_SUCCESS;
 }

@@ -214,7 +214,10 @@ static void print_header(void)
 static const struct acpi_spcr_info *
 firmware_console(struct acpi_spcr_info *spcr)
 {
-	/* Tables past the identity map would fault: they are reported. */
+	/*
+	 * Read only what the identity map will cover: a table pointer past
+	 * it (a wild 64-bit address) is reported, not followed.
+	 */
 	if (acpi_scan(boot->rsdp, 0, identity_map_limit(&boot->map), &acpi) ||
 	    acpi_parse_spcr(acpi_find(&acpi, "SPCR"), spcr))
 		return NULL;

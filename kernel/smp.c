@@ -27,6 +27,18 @@
 #define TR_ENTRY 56
 #define TR_ARG 64
 #define TR_ALIVE 72
+#define TR_APIC_ID 76
+#define TR_ID_HOW 80
+#define TR_LATE_ID 84
+#define TR_LATE 88
+#define TR_LAPIC 96
+
+/* How the AP tells whose block it found (TR_ID_HOW). */
+#define TR_ID_XAPIC_REG 0
+#define TR_ID_CPUID_0B 1
+#define TR_ID_NO_CHECK 2
+/* No CPU's: the block while the boot CPU rewrites it. */
+#define TR_APIC_ID_NONE 0xffffffffu
 
 /* The SDM's INIT-SIPI-SIPI timing, and how long an AP may take to answer. */
 #define INIT_DELAY_US 10000
@@ -42,12 +54,6 @@ struct smp_report smp_report;
 static struct percpu boot_cpu_area;
 static struct percpu *cpus[NR_CPUS_MAX];
 static unsigned int nr_online = 1;
-/*
- * CPUs that answered their SIPI only after they were given up, and so
- * found the next CPU's trampoline block: counted and stopped (ap_main()).
- */
-static u32 nr_late;
-static u32 late_apic_id;
 
 struct percpu *this_cpu(void)
 {
@@ -108,42 +114,10 @@ static __noinline void ap_run_work(struct percpu *pc)
 	pc->in_work = false;
 }
 
-/*
- * This CPU's APIC ID from CPUID, before this CPU has an IDT or a GS
- * (lapic_id() reads an MSR through rdmsr_safe(), which needs both): the
- * x2APIC ID of leaf 0xb where the APICs run in x2APIC mode, else the
- * initial APIC ID of leaf 1.
- */
-static u32 cpuid_apic_id(void)
-{
-	u32 a, b, c, d;
-
-	if (lapic.x2apic) {
-		cpuid_count(0xb, 0, &a, &b, &c, &d);
-		return d;
-	}
-	cpuid_count(1, 0, &a, &b, &c, &d);
-	return b >> 24;
-}
-
 static void __noreturn ap_main(void *arg)
 {
 	struct percpu *pc = arg;
 
-	u32 id = cpuid_apic_id();
-
-	/*
-	 * A CPU given up on may still answer its SIPI, late, when the
-	 * trampoline block already belongs to the next CPU. It must not go
-	 * online in that CPU's name, nor load that CPU's GDT and TSS: it
-	 * says who it is and stops, on a stack that stays allocated.
-	 */
-	if (id != pc->apic_id) {
-		WRITE_ONCE(late_apic_id, id);
-		__atomic_fetch_add(&nr_late, 1, __ATOMIC_SEQ_CST);
-		for (;;)
-			asm volatile("cli; hlt");
-	}
 	load_cpu_tables(&pc->tables);
 	set_gs_base(pc);
 	pat_init();
@@ -253,12 +227,21 @@ static bool wait_online(struct percpu *pc, u64 us)
 
 static int start_ap(struct percpu *pc, u8 *tr, u64 online_us)
 {
-	u32 vector = (u32)((uptr)tr >> 12), esr, late = READ_ONCE(nr_late);
+	u32 vector = (u32)((uptr)tr >> 12), esr;
 	volatile u32 *alive = (volatile u32 *)(tr + TR_ALIVE);
+	volatile u32 *owner = (volatile u32 *)(tr + TR_APIC_ID);
 
+	/*
+	 * The block is no one's while it changes, so a CPU answering late
+	 * never takes a stack with another CPU's argument.
+	 */
+	*owner = TR_APIC_ID_NONE;
+	barrier();
 	memcpy(tr + TR_STACK, &pc->stack_top, 8);
 	memcpy(tr + TR_ARG, &pc, 8);
 	*alive = 0;
+	barrier();
+	*owner = pc->apic_id;
 	pc->state = CPU_STARTING;
 	barrier();
 
@@ -288,24 +271,35 @@ static int start_ap(struct percpu *pc, u8 *tr, u64 online_us)
 	}
 	if (wait_online(pc, online_us))
 		return 0;
-	if (READ_ONCE(nr_late) != late)
-		kprintf("# smp: CPU apic_id=%u did not come up within %llu ms "
-			"(apic_id=%u answered an earlier SIPI late in its "
-			"place and was stopped)\n",
-			pc->apic_id, (unsigned long long)online_us / 1000,
-			READ_ONCE(late_apic_id));
-	else
-		kprintf("# smp: CPU apic_id=%u did not come up within %llu ms "
-			"(%s)\n",
-			pc->apic_id, (unsigned long long)online_us / 1000,
-			*alive ? "reached 64-bit mode, stopped before going "
-				 "online"
-			       : "no sign of life after INIT-SIPI-SIPI");
+	kprintf("# smp: CPU apic_id=%u did not come up within %llu ms (%s)\n",
+		pc->apic_id, (unsigned long long)online_us / 1000,
+		*alive ? "reached 64-bit mode, stopped before going online" :
+			 "no sign of life after INIT-SIPI-SIPI");
 	pc->state = CPU_FAILED;
 	/* Park it in wait-for-SIPI so a late start cannot share a stack. */
 	lapic_send_ipi(pc->apic_id, APIC_ICR_INIT | APIC_ICR_LEVEL_ASSERT,
 		       IPI_SEND_TIMEOUT_US);
 	return -1;
+}
+
+/*
+ * How an AP in the trampoline reads its own APIC ID, with no IDT and no
+ * stack: in xAPIC mode the ID register, which is what a SIPI is
+ * addressed to (firmware may have rewritten it, so not CPUID's initial
+ * ID); in x2APIC mode the read-only x2APIC ID of CPUID leaf 0xb, where
+ * the leaf exists (a CPU without it reports another leaf's data there).
+ */
+static u32 trampoline_id_how(void)
+{
+	u32 a, b, c, d;
+
+	if (!lapic.x2apic)
+		return TR_ID_XAPIC_REG;
+	cpuid_count(0, 0, &a, &b, &c, &d);
+	if (a < 0xb)
+		return TR_ID_NO_CHECK;
+	cpuid_count(0xb, 0, &a, &b, &c, &d);
+	return b & 0xffff ? TR_ID_CPUID_0B : TR_ID_NO_CHECK;
 }
 
 static u8 *prepare_trampoline(u64 page)
@@ -324,6 +318,10 @@ static u8 *prepare_trampoline(u64 page)
 	asm volatile("mov %%cr3, %0" : "=r"(cr3));
 	memcpy(tr + TR_CR3, &cr3, 8);
 	memcpy(tr + TR_ENTRY, &entry, 8);
+	*(u32 *)(tr + TR_ID_HOW) = trampoline_id_how();
+	memcpy(tr + TR_LAPIC, &lapic.base, 8);
+	*(u32 *)(tr + TR_APIC_ID) = TR_APIC_ID_NONE;
+	*(u32 *)(tr + TR_LATE) = 0;
 	return tr;
 }
 
@@ -411,5 +409,9 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 		start_cpu(extra_ids[i], tr, online_us);
 	}
 	r->online = nr_online;
-	r->late = READ_ONCE(nr_late);
+	r->late = READ_ONCE(*(volatile u32 *)(tr + TR_LATE));
+	if (r->late)
+		kprintf("# smp: %u CPU(s) answered a SIPI after being given up "
+			"(the last apic_id=%u) and stopped in the trampoline\n",
+			r->late, READ_ONCE(*(volatile u32 *)(tr + TR_LATE_ID)));
 }

@@ -13,11 +13,12 @@
 #include "mm/phys_map.h"
 
 /*
- * The end of the identity map: all of the first 4 GiB (APIC, HPET and
- * flash live there and are often missing from the UEFI map) and
- * everything @map lists, within what 4-level paging reaches
- * (PGTABLE_IDENTITY_MAX), rounded up to 2 MiB. Whatever the image reads
- * by physical address (ACPI tables included) must lie below it.
+ * The end of the write-back identity map: all of the first 4 GiB (APIC,
+ * HPET and flash live there and are often missing from the UEFI map)
+ * and every region of @map but its MMIO (mapped on its own, uncached),
+ * within what 4-level paging reaches (PGTABLE_IDENTITY_MAX), rounded up
+ * to 2 MiB. Whatever the image reads by physical address in memory
+ * (ACPI tables included) lies below it.
  */
 u64 identity_map_limit(const struct phys_map *map);
 

@@ -6,8 +6,8 @@
  * window lives at a fixed address (WINDOW_BASE) so that the pointers in
  * the input mean what they say, 32-bit RSDT entries included; the input
  * fills the start of the window and the rest is poisoned, so ASan
- * reports any read past the input, and memory below the window is not
- * mapped at all.
+ * reports any read past the input, and the page below the window is
+ * mapped without access, so a read just before it faults.
  *
  * acpi_scan() is told the window is the mapped memory, as the image tells
  * it its identity map: its own checks (bounds, header length, checksum)
@@ -45,6 +45,17 @@ static u8 *window(void)
 	static u8 *w;
 
 	if (!w) {
+		void *guard = mmap((void *)(uptr)(WINDOW_BASE - 4096), 4096,
+				   PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS |
+					   MAP_FIXED_NOREPLACE,
+				   -1, 0);
+
+		if (guard != (void *)(uptr)(WINDOW_BASE - 4096)) {
+			fprintf(stderr, "acpi_scan_fuzz: cannot map the guard "
+					"page below the window\n");
+			abort();
+		}
 		w = mmap((void *)(uptr)WINDOW_BASE, WINDOW_SIZE,
 			 PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,

@@ -11,15 +11,17 @@
  * the descriptors, in a buffer of exactly their size. The map gets room
  * as exit_boot_services() gives it; the page tables come from an arena of
  * TABLES_MAX tables, so a plan that needs more fails as the image's would
- * when memory runs out, and is checked for saying so.
+ * when memory runs out, and is checked for saying so; no other failure
+ * is accepted.
  *
  * What each stage promises is checked, and a broken promise aborts:
  * the map sorted, disjoint, non-empty regions, RAM in whole pages, within
  * its capacity; the allocator's own self-check, every free range inside
- * a free region above the low reserve; every region's first, middle and
- * last byte below the limit mapped identity, MMIO uncached and the rest
- * cached, the limit itself not mapped, the stats counting the tables
- * taken.
+ * a free region above the low reserve; the limit covering 4 GiB and all
+ * memory the map lists, no more; every region's first, middle and last
+ * byte mapped identity (memory below the limit, cached; MMIO within the
+ * tables' reach, uncached), the limit itself not mapped, the stats
+ * counting the tables taken.
  *
  * Host only (clang -fsanitize=fuzzer,address,undefined): `make fuzz`
  * builds build/host/memmap_fuzz, `make fuzz-short` runs it from a corpus
@@ -37,10 +39,11 @@
 #include "mm/identity_map.h"
 
 /*
- * Enough for 1 GiB pages up to 32 TiB, 2 MiB pages up to about 60 GiB;
- * more would only slow every input down (each table is written whole).
+ * Enough for 1 GiB pages up to 128 TiB (a PML4 and 256 PDPTs) and the
+ * MMIO splits, 2 MiB pages up to about 300 GiB; only the tables taken
+ * are cleared for the next input.
  */
-#define TABLES_MAX 64
+#define TABLES_MAX 320
 /* The image keeps the first MiB for the AP trampoline (kernel/memory.h). */
 #define LOW_RESERVE SZ_1M
 #define CACHE_BITS (_PAGE_PCD | _PAGE_PWT)
@@ -133,13 +136,18 @@ static bool page_has_mmio(const struct phys_map *map, const u64 *mmio,
 	return false;
 }
 
+/*
+ * @addr of a region: memory below the limit and MMIO within the reach of
+ * the tables are mapped identity, MMIO uncached, memory cached unless
+ * its page shares bytes with MMIO.
+ */
 static void check_probe(const struct identity_map *im,
 			const struct phys_map *map, const u64 *mmio,
 			u32 nr_mmio, u64 addr, bool mmio_region)
 {
 	struct pgtable_walk_result res;
 
-	if (addr >= im->limit)
+	if (addr >= (mmio_region ? PGTABLE_IDENTITY_MAX : im->limit))
 		return;
 	if (pgtable_walk(im->pml4, addr, &res) || res.phys != addr)
 		abort();
@@ -147,6 +155,28 @@ static void check_probe(const struct identity_map *im,
 		abort();
 	if (!mmio_region && !page_has_mmio(map, mmio, nr_mmio, addr) &&
 	    (res.flags & CACHE_BITS))
+		abort();
+}
+
+/*
+ * The limit covers 4 GiB and every region of memory (up to the reach of
+ * the tables), and no more than that, rounded up to 2 MiB: what the
+ * ACPI scan's bound and the write-back map rely on.
+ */
+static void check_limit(const struct identity_map *im,
+			const struct phys_map *map)
+{
+	u64 need = 4ull * SZ_1G;
+
+	for (u32 i = 0; i < map->nr; i++) {
+		const struct phys_region *r = &map->regions[i];
+
+		if (r->type != PHYS_MMIO)
+			need = max(need, min(r->base + r->size,
+					     (u64)PGTABLE_IDENTITY_MAX));
+	}
+	if (im->limit < need || im->limit - need >= SZ_2M ||
+	    im->limit & (SZ_2M - 1))
 		abort();
 }
 
@@ -161,14 +191,17 @@ static void check_identity_map(const struct phys_map *map, bool use_1g)
 	tables_used = 0;
 	if (identity_map_build(&im, map, mmio, ARRAY_SIZE(mmio), use_1g, &pa,
 			       why, sizeof(why))) {
-		if (!memchr(why, '\0', sizeof(why)) || !why[0])
+		/* The devices are below 4 GiB: only the tables can run out. */
+		if (tables_used != TABLES_MAX || !memchr(why, '\0', sizeof(why)) ||
+		    !why[0])
 			abort();
 		return;
 	}
-	if (im.limit < 4ull * SZ_1G || im.limit > PGTABLE_IDENTITY_MAX ||
-	    im.limit & (SZ_2M - 1) || im.stats.tables != tables_used)
+	check_limit(&im, map);
+	if (im.stats.tables != tables_used)
 		abort();
 	if (im.limit < PGTABLE_IDENTITY_MAX &&
+	    !page_has_mmio(map, mmio, ARRAY_SIZE(mmio), im.limit) &&
 	    !pgtable_walk(im.pml4, im.limit, NULL))
 		abort();
 	for (u32 i = 0; i < ARRAY_SIZE(mmio); i++)
