@@ -7,7 +7,7 @@ samples of a known median and spread, and the image's "# verdict" lines.
 import math
 import random
 
-from reportlib.logs import parse_logfmt
+from reportlib.logs import parse_log, parse_logfmt
 from reportlib.stats import median
 
 
@@ -176,3 +176,13 @@ ok 1 bench_nocache_copy
 ok 2 bench_pollution
 ntboot: 9 passed, 1 failed, 0 skipped
 """
+
+
+def sample_image_a():
+    """SAMPLE_IMAGE_A parsed as the log sample-a.log."""
+    return parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
+
+
+def sample_host():
+    """SAMPLE_HOST parsed as the log sample-host.log."""
+    return parse_log(SAMPLE_HOST, "sample-host.log", "H")

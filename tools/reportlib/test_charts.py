@@ -22,11 +22,11 @@ from reportlib.charts import (
 from reportlib.compare import compare_rows, compare_stats
 from reportlib.logs import parse_log
 from reportlib.synth import (
-    SAMPLE_HOST,
-    SAMPLE_IMAGE_A,
     ZEN5,
     ZEN5_MEMMAP,
     ZEN5_NOCACHE,
+    sample_host,
+    sample_image_a,
     synth_log,
 )
 from reportlib.tables import rec_ci
@@ -92,7 +92,7 @@ class ChartData(unittest.TestCase):
                         and len(marks) == 2, f"chart marks: {marks}")
 
     def test_without_samples_the_whiskers_are_min_and_max(self):
-        old = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
+        old = sample_image_a()
         chart = chart_data(old.metrics)[0]
         _, wlo, whi = dict(chart["series"])["64 B fsdax"]["tmpl_nt_fixed"]
         self.assertTrue(abs(wlo - 3.692 * 95.0 / 96.79) < 1e-9
@@ -162,14 +162,14 @@ class Png(unittest.TestCase):
     @unittest.skipUnless(shutil.which("gnuplot"),
                          "gnuplot not installed, chart drawing not exercised")
     def test_gnuplot_draws_every_chart(self):
-        a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
+        a = sample_image_a()
         err, written = write_png(a.metrics, self.png)
         want = self.written("64-fsdax", "80-fsdax")
         self.assertTrue(err is None and written == want
                         and all(is_png(w) for w in want),
                         f"PNG charts written, one per page size: {written} "
                         f"({err})")
-        h = parse_log(SAMPLE_HOST, "sample-host.log", "H")
+        h = sample_host()
         err, written = write_png(h.metrics, self.png)
         self.assertIsNone(err, f"nocache chart ({err})")
         err, written = write_png(two_modes_log().metrics, self.png)
@@ -185,7 +185,7 @@ class Png(unittest.TestCase):
     def test_without_gnuplot_a_message_says_how_to_install_it(self):
         # gnuplot hidden, so that the message is checked where it is
         # installed too.
-        a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
+        a = sample_image_a()
         with mock.patch("shutil.which", return_value=None):
             err, _ = write_png(a.metrics, self.png)
         self.assertTrue(err and "apt-get install gnuplot-nox" in err,

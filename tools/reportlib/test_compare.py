@@ -17,12 +17,12 @@ from reportlib.compare import (
 )
 from reportlib.logs import parse_log
 from reportlib.synth import (
-    SAMPLE_HOST,
-    SAMPLE_IMAGE_A,
     SAMPLE_IMAGE_B,
     ZEN5,
     ZEN5_MEMMAP,
     ZEN5_NOCACHE,
+    sample_host,
+    sample_image_a,
     synth_log,
 )
 
@@ -43,7 +43,7 @@ class WithoutSamples(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
+        a = sample_image_a()
         b = parse_log(SAMPLE_IMAGE_B, "sample-b.log", "B")
         cls.text, cls.n = compare_report(a, b)
 
@@ -77,7 +77,7 @@ class WithoutSamples(unittest.TestCase):
                       "shared keys listed once")
 
     def test_the_evicted_share_is_compared_in_points(self):
-        h = parse_log(SAMPLE_HOST, "sample-host.log", "H")
+        h = sample_host()
         text, _ = compare_report(h, h)
         self.assertIn("100.0% -> 100.0% (+0.0 pts ?", text,
                       "evicted share compared")

@@ -9,11 +9,11 @@ import unittest
 from reportlib.logs import LogfmtError, parse_log, parse_logfmt, typed
 from reportlib.stats import samples_of
 from reportlib.synth import (
-    SAMPLE_HOST,
-    SAMPLE_IMAGE_A,
     ZEN5,
     ZEN5_MEMMAP,
     ZEN5_NOCACHE,
+    sample_host,
+    sample_image_a,
     synth_log,
 )
 
@@ -21,8 +21,8 @@ from reportlib.synth import (
 class SampleLogs(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
-        cls.h = parse_log(SAMPLE_HOST, "sample-host.log", "H")
+        cls.a = sample_image_a()
+        cls.h = sample_host()
 
     def test_every_metric_line_of_the_image_log_is_read(self):
         self.assertEqual(len(self.a.metrics), 6,

@@ -13,10 +13,10 @@ import unittest
 from reportlib.formatting import BYTES_NOTE
 from reportlib.logs import parse_log
 from reportlib.synth import (
-    SAMPLE_HOST,
-    SAMPLE_IMAGE_A,
     ZEN5,
     ZEN5_MEMMAP,
+    sample_host,
+    sample_image_a,
     synth_log,
 )
 from reportlib.tables import (
@@ -132,8 +132,8 @@ class MemmapSmp(unittest.TestCase):
 class Markdown(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
-        cls.h = parse_log(SAMPLE_HOST, "sample-host.log", "H")
+        cls.a = sample_image_a()
+        cls.h = sample_host()
         cls.md = markdown_report([cls.a])
         cls.mdh = markdown_report([cls.h])
 
@@ -234,8 +234,8 @@ class Markdown(unittest.TestCase):
 class MachineOutput(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.a = parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A")
-        cls.h = parse_log(SAMPLE_HOST, "sample-host.log", "H")
+        cls.a = sample_image_a()
+        cls.h = sample_host()
 
     def test_json_has_a_list_of_metrics_per_log(self):
         data = json.loads(json_report([self.a, self.h]))

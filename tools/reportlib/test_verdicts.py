@@ -10,11 +10,11 @@ import unittest
 
 from reportlib.logs import parse_log
 from reportlib.synth import (
-    SAMPLE_IMAGE_A,
     ZEN5,
     ZEN5_MEMMAP,
     ZEN5_NOCACHE,
     own_verdict_line,
+    sample_image_a,
     synth_log,
 )
 from reportlib.tables import json_report, markdown_report
@@ -59,7 +59,7 @@ class Judging(unittest.TestCase):
                         f"posted and measured ratios side by side: {v}")
 
     def test_a_log_without_samples_is_untested_not_judged(self):
-        vs = verdicts(parse_log(SAMPLE_IMAGE_A, "sample-a.log", "A"))
+        vs = verdicts(sample_image_a())
         self.assertTrue(vs and all(v["verdict"] == UNTESTED for v in vs),
                         "a log without samples: untested, not a verdict")
 
