@@ -74,6 +74,9 @@ CONFIRMED = "confirmed"
 NOT_CONFIRMED = "not confirmed"
 REVERSED = "reversed on this CPU"
 UNTESTED = "not tested"
+# QEMU's TCG makes NT stores ordinary stores: its ratios are no evidence
+# about any CPU's, whatever their intervals say.
+EMULATED = "no verdict: emulated CPU (TCG)"
 
 
 class BrokenHeader(ValueError):
@@ -105,6 +108,16 @@ def machine_of(header):
         ("smp", "features", "platform", "mem_mib", "firmware", "fw_rev",
          "hypervisor")])
     return "h:" + hashlib.sha256(seen.encode()).hexdigest()[:12]
+
+
+def emulated(header_json):
+    """True for a log whose header names QEMU's TCG as the hypervisor
+    (the image prints CPUID's hypervisor signature, TCGTCGTCGTCG)."""
+    try:
+        header = json.loads(header_json or "{}")
+    except ValueError:
+        return False
+    return "TCG" in str(header.get("hypervisor", ""))
 
 
 def connect(path):
@@ -177,7 +190,8 @@ def fleet(db, alpha=0.05):
     """[(claim title, [row dict])], one row per CPU model."""
     db.row_factory = sqlite3.Row
     rows = db.execute(
-        "SELECT v.*, l.cpu_model, l.cpu_brand, l.machine, l.build "
+        "SELECT v.*, l.cpu_model, l.cpu_brand, l.machine, l.build, "
+        "l.header "
         "FROM verdicts v JOIN logs l ON l.id = v.log_id "
         "ORDER BY v.subject, v.what, v.page_size, v.mode, l.cpu_model"
     ).fetchall()
@@ -192,6 +206,8 @@ def fleet(db, alpha=0.05):
         table = []
         for model, runs in by_cpu.items():
             geo, ci, word = combine(runs, alpha)
+            if any(emulated(r["header"]) for r in runs):
+                word = EMULATED
             posted = runs[0]["posted_speedup"]
             table.append({
                 "cpu_model": model, "cpu": runs[0]["cpu_brand"],

@@ -86,6 +86,21 @@ class Fleet(unittest.TestCase):
         text = self.report("fleet").stdout
         self.assertIn("| AuthenticAMD 26/2/0", text)
 
+    def test_an_emulated_cpu_gets_no_verdict(self):
+        # A reversal measured under QEMU's TCG, where NT stores are
+        # ordinary stores, says nothing about a CPU.
+        tcg = log_text("amd", 5e6, 6.5e6, 20).replace(
+            "features=sse2,avx512f", "features=sse2 hypervisor=TCGTCGTCGTCG")
+        paths = [self.write("q.log", tcg),
+                 self.write("i.log", log_text("intel", 16e6, 6e6, 1))]
+        self.assertEqual(self.report("add", *paths).returncode, 0)
+        rows = self.step_rows()
+        self.assertEqual(rows["AuthenticAMD 26/2/0"]["verdict"],
+                         "no verdict: emulated CPU (TCG)")
+        self.assertLess(rows["AuthenticAMD 26/2/0"]["speedup"], 1)
+        self.assertEqual(rows["GenuineIntel 6/167/1"]["verdict"],
+                         "confirmed")
+
     def test_broken_header_is_refused(self):
         good = self.write("g.log", log_text("intel", 16e6, 6e6, 1))
         bad = self.write("b.log", log_text("intel", 16e6, 6e6, 2).replace(
