@@ -8,20 +8,12 @@
 
 u64 identity_map_limit(const struct phys_map *map)
 {
-	u64 limit = 4ull * SZ_1G;
-
 	/*
-	 * MMIO is mapped region by region below: a PCI window far up must
-	 * not stretch the write-back map (a 128 TiB map of 2 MiB pages
-	 * needs half a GiB of tables).
+	 * MMIO is mapped region by region in identity_map_build(): a PCI
+	 * window far up must not stretch the write-back map (a 128 TiB map
+	 * of 2 MiB pages needs half a GiB of tables).
 	 */
-	for (u32 i = 0; i < map->nr; i++) {
-		const struct phys_region *r = &map->regions[i];
-		u64 end = r->size > ~0ull - r->base ? ~0ull : r->base + r->size;
-
-		if (r->type != PHYS_MMIO)
-			limit = max(limit, end);
-	}
+	u64 limit = max(phys_map_memory_end(map), 4ull * SZ_1G);
 
 	limit = min(limit, (u64)PGTABLE_IDENTITY_MAX);
 	return ALIGN_UP(limit, SZ_2M);

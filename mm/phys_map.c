@@ -279,7 +279,8 @@ u64 phys_map_total(const struct phys_map *map, enum phys_type t)
 	return sum;
 }
 
-u64 phys_map_max_addr(const struct phys_map *map)
+/* The highest end of a region whose type is not @skip. */
+static u64 max_end_but(const struct phys_map *map, enum phys_type skip)
 {
 	u64 top = 0;
 
@@ -288,9 +289,20 @@ u64 phys_map_max_addr(const struct phys_map *map)
 		/* Saturate: this may run on a map not yet normalised. */
 		u64 end = r->size > ~0ull - r->base ? ~0ull : region_end(r);
 
-		top = max(top, end);
+		if (r->type != skip)
+			top = max(top, end);
 	}
 	return top;
+}
+
+u64 phys_map_max_addr(const struct phys_map *map)
+{
+	return max_end_but(map, PHYS_NR_TYPES);
+}
+
+u64 phys_map_memory_end(const struct phys_map *map)
+{
+	return max_end_but(map, PHYS_MMIO);
 }
 
 u64 phys_map_ram_bytes(const struct phys_map *map)

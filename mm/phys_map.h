@@ -63,8 +63,13 @@ int phys_map_normalize(struct phys_map *map);
 
 /* Sum of bytes of @type. */
 u64 phys_map_total(const struct phys_map *map, enum phys_type t);
-/* Highest end address of any region (the identity map must cover it). */
+/* Highest end address of any region. */
 u64 phys_map_max_addr(const struct phys_map *map);
+/*
+ * Highest end address of any region but MMIO: what the write-back
+ * identity map must cover (identity_map_limit()).
+ */
+u64 phys_map_memory_end(const struct phys_map *map);
 /*
  * RAM: every type the OS or firmware keeps in DRAM (FREE, BOOT_SERVICES,
  * ACPI_RECLAIM, LOADER, RUNTIME, ACPI_NVS); not MMIO, reserved or unusable.

@@ -154,6 +154,8 @@ static void expect_ovmf_result(struct kunit *test, const struct phys_map *map)
 	KUNIT_EXPECT_EQ(test, phys_map_total(map, RES), 0x10080000);
 	KUNIT_EXPECT_EQ(test, phys_map_total(map, BAD), 0);
 	KUNIT_EXPECT_EQ(test, phys_map_max_addr(map), 0x8800000000ull);
+	/* Without the 64-bit PCI window: the PCIe ECAM, reserved, is last. */
+	KUNIT_EXPECT_EQ(test, phys_map_memory_end(map), 0xc0000000ull);
 	/* 512 MiB less what the firmware keeps reserved in DRAM. */
 	KUNIT_EXPECT_EQ(test, phys_map_ram_bytes(map), 0x1ff20000);
 	/* The merged pairs. */
