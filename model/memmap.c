@@ -190,26 +190,30 @@ int memmap_config_namespace(struct memmap_config *cfg,
 	const struct page_layout *l = page_layout(layout);
 	/* nd_pfn_default_alignment(), or the 1 GiB a devdax1g namespace asks */
 	u64 align = order == MEMMAP_ORDER_DEVDAX_1G ? SZ_1G : SZ_2M;
+	u64 start = (u64)MEMMAP_DEFAULT_START_PFN << PAGE_SHIFT;
 	struct nd_pfn_layout nd;
-	char why[160];
+	char why[200];
 
 	memmap_config_init(cfg, layout, order,
 			   order ? MEMORY_DEVICE_GENERIC : MEMORY_DEVICE_FS_DAX,
 			   MEMMAP_DEFAULT_START_PFN, bytes >> PAGE_SHIFT);
 	cfg->map = map;
 	unreachable[0] = '\0';
-	if (map != PFN_MODE_PMEM)
-		return 0;
-	if (nd_pfn_layout(map, bytes, align, l->size, l->kmsan, &nd, why,
+	if (nd_pfn_layout(map, start, bytes, align, l->size, l->kmsan, &nd, why,
 			  sizeof(why))) {
 		/* The kernel refuses: lay it out as CONFIG_NVDIMM_KMSAN would. */
 		ntb_snprintf(unreachable, len, "%s", why);
-		if (nd_pfn_layout(map, bytes, align, l->size, true, &nd, why,
-				  sizeof(why))) {
+		if (nd_pfn_layout(map, start, bytes, align, l->size, true, &nd,
+				  why, sizeof(why))) {
 			ntb_snprintf(unreachable, len, "%s", why);
 			return -1;
 		}
 	}
+	/* __nvdimm_setup_pfn(): the range ends at the cut end */
+	cfg->end_trunc = nd.end_trunc;
+	cfg->nr_pages = (bytes - nd.end_trunc) >> PAGE_SHIFT;
+	if (map != PFN_MODE_PMEM)
+		return 0;
 	cfg->altmap = true;
 	cfg->altmap_reserve = nd.reserve;
 	cfg->altmap_free = nd.free;

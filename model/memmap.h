@@ -142,6 +142,11 @@ struct memmap_config {
 	unsigned long altmap_free;
 	/* ndctl's --map of the namespace (memmap_config_namespace()) */
 	enum nd_pfn_mode map;
+	/*
+	 * Bytes nd_pfn_init() cut off the namespace's end to its alignment
+	 * (memmap_config_namespace()); @nr_pages counts the pfns before it.
+	 */
+	u64 end_trunc;
 	const char *strategy;		/* NULL: "slow" */
 	bool drain;			/* false: no SFENCE at all (research) */
 	/*
@@ -197,11 +202,15 @@ void memmap_config_init(struct memmap_config *cfg, enum page_layout_id layout,
  * device pages from vmem_altmap_offset() on, no vmemmap deduplication
  * (vmemmap_can_optimize() is false with an altmap). map=mem: the memmap
  * in system memory, every pfn a device page, devdax's vmemmap
- * deduplicated. Where the kernel refuses the namespace (a struct page
- * over 64 bytes with map=dev and no CONFIG_NVDIMM_KMSAN) @unreachable
- * gets its reason and the model lays it out as CONFIG_NVDIMM_KMSAN
- * would; else it is "". Returns -1 (the reason in @unreachable) when
- * no layout exists (a namespace too small for its memmap).
+ * deduplicated. Both: the namespace's end is cut down to the alignment
+ * as nd_pfn_init() cuts it (@cfg->end_trunc), and @cfg->nr_pages counts
+ * the pfns before the cut. Where the kernel refuses the namespace only
+ * for a struct page over 64 bytes with map=dev and no
+ * CONFIG_NVDIMM_KMSAN, @unreachable gets its reason and the model lays
+ * it out as CONFIG_NVDIMM_KMSAN would; else it is "". Returns -1 (the
+ * reason, with the size and alignment, in @unreachable) where the kernel
+ * refuses it in any build (no data left after the info block and memmap
+ * at the cut end).
  */
 int memmap_config_namespace(struct memmap_config *cfg,
 			    enum page_layout_id layout, unsigned int order,

@@ -281,15 +281,17 @@ static void par_report(struct kunit *test, const struct memmap_strategy *s,
 			best_k = c->k;
 		}
 		kunit_diag("# metric suite=bench_memmap_parallel strategy=%s "
-			"page_size=%u layout=%s mode=%s map=%s pages=%lu "
-			"bytes=%llu "
+			"page_size=%u layout=%s mode=%s map=%s end_trunc=%llu "
+			"pages=%lu bytes=%llu "
 			"cpus=%u cpus_used=%u runs=%u first_ns=%llu "
 			"median_ns=%llu min_ns=%llu max_ns=%llu mean_ns=%llu "
 			"stddev_ns=%llu gbps=%s gbps_per_cpu=%s speedup=%s "
 			"drain=%s",
 			s->name, size, m->layout->name,
 			memmap_mode_name(m->cfg.order),
-			nd_pfn_mode_name(m->cfg.map), m->cfg.nr_pages, bytes,
+			nd_pfn_mode_name(m->cfg.map),
+			(unsigned long long)m->cfg.end_trunc, m->cfg.nr_pages,
+			bytes,
 			c->k, c->used, res->runs, res->first_ns,
 			res->median_ns, res->min_ns, res->max_ns, res->mean_ns,
 			res->stddev_ns, bench_gbps(bytes, res->median_ns),

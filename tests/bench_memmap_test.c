@@ -590,7 +590,7 @@ static unsigned int bench_one_config(struct kunit *test,
 		kunit_diag(
 			"# metric suite=bench_memmap_init strategy=%s "
 			"page_size=%u layout=%s mode=%s map=%s memmap_in=%s "
-			"pages=%lu written=%lu "
+			"end_trunc=%llu pages=%lu written=%lu "
 			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
 			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
@@ -598,9 +598,10 @@ static unsigned int bench_one_config(struct kunit *test,
 			"beats_limit=%d",
 			contenders[i].name, l->size, l->name,
 			memmap_mode_name(order), nd_pfn_mode_name(opt_map),
-			memmap_in_name, m.nr_initialised, written, bytes,
-			r->runs, r->first_ns, r->median_ns, r->min_ns,
-			r->max_ns, r->mean_ns, r->stddev_ns,
+			memmap_in_name, (unsigned long long)cfg.end_trunc,
+			m.nr_initialised, written, bytes, r->runs, r->first_ns,
+			r->median_ns, r->min_ns, r->max_ns, r->mean_ns,
+			r->stddev_ns,
 			bench_fixed(r->median_ns, m.nr_initialised, 3),
 			bench_gbps(bytes, r->median_ns),
 			limit_ns ? bench_fixed(limit_ns, r->median_ns, 3) : "0",

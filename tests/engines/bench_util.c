@@ -11,7 +11,8 @@
 #include "model/memmap.h"
 
 DEFINE_OPTION_SIZE(namespace, 100ull << 30, SZ_2M, SZ_4K,
-		   "modelled pmem namespace size (100G)");
+		   "modelled pmem namespace size (100G); its end is cut "
+		   "to the data alignment as nd_pfn_init() cuts it");
 
 static const struct opt_word layout_words[] = {
 	{"64", 64},

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * drivers/nvdimm/pfn_devs.c: the data offset nd_pfn_init() computes and
- * the altmap __nvdimm_setup_pfn() derives from it, for a namespace whose
- * start is aligned (no start_pad, no end_trunc: ndctl creates them so).
+ * drivers/nvdimm/pfn_devs.c: the info block nd_pfn_init() writes when
+ * ndctl creates an fsdax or devdax namespace, and the range and altmap
+ * __nvdimm_setup_pfn() derives from it (docs/model.md, "The namespace").
  *
- * nd_pfn_init(): an 8 KiB info block first; npfns = (size - 8K) / 4K;
- * with the memmap on the device, room for 64 bytes of struct page per
- * pfn after the info block, the data starting at the next @align
- * boundary; with map=mem only the info block before it.
- * __nvdimm_setup_pfn(): reserve = the info block's pfns
- * (info_block_reserve()), free = the pfns from there to the data offset:
- * they hold the struct pages, and memmap_init_zone_device() starts after
- * both (vmem_altmap_offset()).
+ * nd_pfn_init(): the alignment is the namespace's, at least
+ * memremap_compat_align() (SUBSECTION_SIZE on x86: 2 MiB); a start not
+ * aligned to that is refused (so start_pad is always 0); the end is cut
+ * down to the alignment (end_trunc). An 8 KiB info block first; with
+ * the memmap on the device (map=dev), room for 64 bytes of struct page
+ * for each pfn of the uncut namespace after the info block, the data
+ * starting at the next alignment boundary; with map=mem only the info
+ * block before it. A data offset at or past the cut end is refused.
+ * __nvdimm_setup_pfn(): the range is the namespace less end_trunc;
+ * map=dev's altmap has reserve = the info block's pfns
+ * (info_block_reserve()), free = the pfns from there to the data
+ * offset: they hold the struct pages, and memmap_init_zone_device()
+ * starts after both (vmem_altmap_offset()).
  */
 #include "include/compiler.h"
 #include "lib/printf.h"
@@ -25,14 +30,15 @@ const char *nd_pfn_mode_name(enum nd_pfn_mode mode)
 	return mode == PFN_MODE_PMEM ? "dev" : "mem";
 }
 
-int nd_pfn_layout(enum nd_pfn_mode mode, u64 size, u64 align,
+int nd_pfn_layout(enum nd_pfn_mode mode, u64 start, u64 size, u64 align,
 		  unsigned int page_size, bool page_struct_override,
 		  struct nd_pfn_layout *out, char *why, size_t whylen)
 {
-	u64 npfns, page_map_size, offset;
+	u64 npfns, page_map_size, offset, end_trunc;
 
 	*out = (struct nd_pfn_layout){0};
-	if (!align || (align & (align - 1)) || size <= PFN_INFO_BLOCK) {
+	if (!align || (align & (align - 1)) || size <= PFN_INFO_BLOCK ||
+	    start + size < start) {
 		ntb_snprintf(why, whylen,
 			     "a namespace of %llu bytes with "
 			     "alignment %llu",
@@ -40,6 +46,19 @@ int nd_pfn_layout(enum nd_pfn_mode mode, u64 size, u64 align,
 			     (unsigned long long)align);
 		return -1;
 	}
+	/* max(nd_pfn->align, memremap_compat_align()) */
+	if (align < ND_PFN_COMPAT_ALIGN)
+		align = ND_PFN_COMPAT_ALIGN;
+	if (!IS_ALIGNED(start, ND_PFN_COMPAT_ALIGN)) {
+		ntb_snprintf(why, whylen,
+			     "a namespace starting at %#llx is not aligned "
+			     "to %llu bytes (the kernel refuses it)",
+			     (unsigned long long)start,
+			     (unsigned long long)ND_PFN_COMPAT_ALIGN);
+		return -1;
+	}
+	end_trunc = start + size - ALIGN_DOWN(start + size, align);
+	/* the memmap room is sized before the cut, as the kernel sizes it */
 	npfns = (size - PFN_INFO_BLOCK) >> PFN_PAGE_SHIFT;
 	if (mode == PFN_MODE_PMEM) {
 		page_map_size = (u64)ND_PFN_STRUCT_PAGE_SIZE * npfns;
@@ -57,20 +76,28 @@ int nd_pfn_layout(enum nd_pfn_mode mode, u64 size, u64 align,
 			}
 			page_map_size = (u64)page_size * npfns;
 		}
-		offset = ALIGN_UP(PFN_INFO_BLOCK + page_map_size, align);
+		offset = ALIGN_UP(start + PFN_INFO_BLOCK + page_map_size,
+				  align) -
+			 start;
 	} else {
-		offset = ALIGN_UP(PFN_INFO_BLOCK, align);
+		offset = ALIGN_UP(start + PFN_INFO_BLOCK, align) - start;
 	}
-	if (offset >= size) {
+	if (offset >= size - end_trunc) {
 		ntb_snprintf(why, whylen,
-			     "a namespace of %llu bytes cannot "
-			     "satisfy alignment %llu after its memmap",
+			     "a namespace of %llu bytes cut to %llu by "
+			     "alignment %llu leaves no data after its %s "
+			     "(data offset %llu; the kernel refuses it: "
+			     "unable to satisfy requested alignment)",
 			     (unsigned long long)size,
-			     (unsigned long long)align);
+			     (unsigned long long)(size - end_trunc),
+			     (unsigned long long)align,
+			     mode == PFN_MODE_PMEM ? "memmap" : "info block",
+			     (unsigned long long)offset);
 		return -1;
 	}
+	out->end_trunc = end_trunc;
 	out->dataoff = offset;
-	out->npfns = (size - offset) >> PFN_PAGE_SHIFT;
+	out->npfns = (size - offset - end_trunc) >> PFN_PAGE_SHIFT;
 	if (mode == PFN_MODE_PMEM) {
 		out->reserve = PFN_INFO_BLOCK >> PFN_PAGE_SHIFT;
 		out->free = (offset >> PFN_PAGE_SHIFT) - out->reserve;

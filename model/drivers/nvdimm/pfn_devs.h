@@ -10,6 +10,7 @@
 #ifndef NTBOOT_MODEL_NVDIMM_PFN_DEVS_H
 #define NTBOOT_MODEL_NVDIMM_PFN_DEVS_H
 
+#include "include/compiler.h"
 #include "include/types.h"
 
 /* ndctl --map: where the struct pages of the namespace live */
@@ -21,23 +22,34 @@ enum nd_pfn_mode {
 /* The struct page size nd_pfn_init() reserves room for, per pfn. */
 #define ND_PFN_STRUCT_PAGE_SIZE 64 /* the kernel's MAX_STRUCT_PAGE_SIZE */
 
+/*
+ * memremap_compat_align() on x86 (SUBSECTION_SIZE): the least alignment
+ * of a namespace's data and end, and the alignment its start must have.
+ */
+#define ND_PFN_COMPAT_ALIGN SZ_2M
+
 struct nd_pfn_layout {
+	u64 end_trunc;	     /* bytes cut off the end to the alignment */
 	u64 dataoff;	     /* bytes from the namespace start to data */
-	unsigned long npfns; /* data pfns: the device pages */
+	unsigned long npfns; /* data pfns, up to the cut end */
 	/* the altmap of map=dev (both 0 for map=mem) */
 	unsigned long reserve; /* info block pfns */
 	unsigned long free;    /* memmap pfns */
 };
 
 /*
- * The layout of a namespace of @size bytes (starting aligned) with the
- * data alignment @align (2 MiB, or 1 GiB for devdax1g) and @page_size
- * -byte struct pages. A struct page larger than ND_PFN_STRUCT_PAGE_SIZE
- * fits map=dev only where the kernel was built with CONFIG_NVDIMM_KMSAN
- * (@page_struct_override); otherwise the kernel refuses, and so does
- * this, with the kernel's reason in @why. Returns 0 or -1.
+ * The layout of a namespace of @size bytes at physical address @start
+ * with the data alignment @align (2 MiB, or 1 GiB for devdax1g) and
+ * @page_size-byte struct pages. The end is cut down to the alignment
+ * (@out->end_trunc); the device's range is @size less that. A struct
+ * page larger than ND_PFN_STRUCT_PAGE_SIZE fits map=dev only where the
+ * kernel was built with CONFIG_NVDIMM_KMSAN (@page_struct_override).
+ * Where the kernel refuses the namespace (that, a start not aligned to
+ * ND_PFN_COMPAT_ALIGN, or no data left after the info block and memmap
+ * at the cut end) so does this, with the reason, the size and the
+ * alignment in @why. Returns 0 or -1.
  */
-int nd_pfn_layout(enum nd_pfn_mode mode, u64 size, u64 align,
+int nd_pfn_layout(enum nd_pfn_mode mode, u64 start, u64 size, u64 align,
 		  unsigned int page_size, bool page_struct_override,
 		  struct nd_pfn_layout *out, char *why, size_t whylen);
 
