@@ -190,14 +190,15 @@ int memmap_config_namespace(struct memmap_config *cfg,
 	const struct page_layout *l = page_layout(layout);
 	/* nd_pfn_default_alignment(), or the 1 GiB a devdax1g namespace asks */
 	u64 align = order == MEMMAP_ORDER_DEVDAX_1G ? SZ_1G : SZ_2M;
-	u64 start = (u64)MEMMAP_DEFAULT_START_PFN << PAGE_SHIFT;
 	struct nd_pfn_layout nd;
+	u64 start;
 	char why[200];
 
 	memmap_config_init(cfg, layout, order,
 			   order ? MEMORY_DEVICE_GENERIC : MEMORY_DEVICE_FS_DAX,
 			   MEMMAP_DEFAULT_START_PFN, bytes >> PAGE_SHIFT);
 	cfg->map = map;
+	start = (u64)cfg->start_pfn << PAGE_SHIFT;
 	unreachable[0] = '\0';
 	if (nd_pfn_layout(map, start, bytes, align, l->size, l->kmsan, &nd, why,
 			  sizeof(why))) {

@@ -123,36 +123,46 @@ static void config_namespace_map_dev(struct kunit *test)
 }
 
 /*
+ * A devdax2m namespace of @bytes with --map=@map through the model:
+ * @altmap_pfns pfns skipped (the info block and memmap of map=dev),
+ * @pages initialised, @written struct pages written, every byte as the
+ * model says.
+ */
+static void run_namespace(struct kunit *test, u64 bytes, enum nd_pfn_mode map,
+			  unsigned long altmap_pfns, unsigned long pages,
+			  unsigned long written)
+{
+	struct memmap_config cfg;
+	struct memmap m;
+	char why[200];
+
+	KUNIT_ASSERT_EQ(test,
+			memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 9, bytes,
+						map, why, sizeof(why)),
+			0);
+	KUNIT_EXPECT_EQ(test, cfg.altmap_reserve + cfg.altmap_free,
+			altmap_pfns);
+	if (!memmap_case_create(test, &m, &cfg))
+		return;
+	memmap_run(&m);
+	KUNIT_EXPECT_EQ(test, m.nr_initialised, pages);
+	KUNIT_EXPECT_EQ(test, memmap_pages_written(&m), written);
+	ntb_snprintf(why, sizeof(why), "map=%s namespace=%llu",
+		     nd_pfn_mode_name(map), (unsigned long long)bytes);
+	memmap_expect_model(test, &m, why);
+	memmap_destroy(&m);
+}
+
+/*
  * 1 GiB devdax2m through the model: map=dev initialises every struct
  * page after the altmap (503 folios, every tail), map=mem all 512 folios
  * with 128 struct pages each (the deduplicated vmemmap).
  */
 static void run_map_dev_and_mem(struct kunit *test)
 {
-	struct memmap_config cfg;
-	struct memmap m;
-	char why[200];
-
-	memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 9, GIB, PFN_MODE_PMEM,
-				why, sizeof(why));
-	if (!memmap_case_create(test, &m, &cfg))
-		return;
-	memmap_run(&m);
-	KUNIT_EXPECT_EQ(test, cfg.altmap_reserve + cfg.altmap_free, 4608ul);
-	KUNIT_EXPECT_EQ(test, m.nr_initialised, 262144ul - 4608);
-	KUNIT_EXPECT_EQ(test, memmap_pages_written(&m), 262144ul - 4608);
-	memmap_expect_model(test, &m, "map=dev");
-	memmap_destroy(&m);
-
-	memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 9, GIB, PFN_MODE_RAM, why,
-				sizeof(why));
-	if (!memmap_case_create(test, &m, &cfg))
-		return;
-	memmap_run(&m);
-	KUNIT_EXPECT_EQ(test, m.nr_initialised, 262144ul);
-	KUNIT_EXPECT_EQ(test, memmap_pages_written(&m), 512ul * 128);
-	memmap_expect_model(test, &m, "map=mem");
-	memmap_destroy(&m);
+	run_namespace(test, GIB, PFN_MODE_PMEM, 4608, 262144ul - 4608,
+		      262144ul - 4608);
+	run_namespace(test, GIB, PFN_MODE_RAM, 0, 262144, 512ul * 128);
 }
 
 /*
@@ -290,35 +300,8 @@ static void end_trunc_from_the_end_address(struct kunit *test)
  */
 static void run_cut_namespace(struct kunit *test)
 {
-	struct memmap_config cfg;
-	struct memmap m;
-	char why[200];
-
-	KUNIT_ASSERT_EQ(test,
-			memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 9,
-						7 * MIB, PFN_MODE_PMEM, why,
-						sizeof(why)),
-			0);
-	if (!memmap_case_create(test, &m, &cfg))
-		return;
-	memmap_run(&m);
-	KUNIT_EXPECT_EQ(test, m.nr_initialised, 1024ul);
-	KUNIT_EXPECT_EQ(test, memmap_pages_written(&m), 1024ul);
-	memmap_expect_model(test, &m, "map=dev, cut");
-	memmap_destroy(&m);
-
-	KUNIT_ASSERT_EQ(test,
-			memmap_config_namespace(&cfg, PAGE_LAYOUT_64, 9,
-						7 * MIB, PFN_MODE_RAM, why,
-						sizeof(why)),
-			0);
-	if (!memmap_case_create(test, &m, &cfg))
-		return;
-	memmap_run(&m);
-	KUNIT_EXPECT_EQ(test, m.nr_initialised, 1536ul);
-	KUNIT_EXPECT_EQ(test, memmap_pages_written(&m), 3ul * 128);
-	memmap_expect_model(test, &m, "map=mem, cut");
-	memmap_destroy(&m);
+	run_namespace(test, 7 * MIB, PFN_MODE_PMEM, 512, 1024, 1024);
+	run_namespace(test, 7 * MIB, PFN_MODE_RAM, 0, 1536, 3ul * 128);
 }
 
 static const struct kunit_case nd_pfn_cases[] = {

@@ -40,9 +40,10 @@ int nd_pfn_layout(enum nd_pfn_mode mode, u64 start, u64 size, u64 align,
 	if (!align || (align & (align - 1)) || size <= PFN_INFO_BLOCK ||
 	    start + size < start) {
 		ntb_snprintf(why, whylen,
-			     "a namespace of %llu bytes with "
+			     "a namespace of %llu bytes at %#llx with "
 			     "alignment %llu",
 			     (unsigned long long)size,
+			     (unsigned long long)start,
 			     (unsigned long long)align);
 		return -1;
 	}
