@@ -157,8 +157,16 @@ $(B)/host/stats-oracle: $(STATS_ORACLE_SRCS) lib/mannwhitney.h lib/int_sqrt.h
 	@echo "  HOSTCC  $@"
 	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
 		$(STATS_ORACLE_SRCS) -o $@
-stats-check: $(B)/host/stats-oracle
-	$(PYTHON) tools/stats-check --oracle $<
+# The signed-rank engine of the verdicts over processes, the same way.
+SR_ORACLE_SRCS := tools/oracle/signed_rank_oracle.c lib/signed_rank.c lib/int_sqrt.c
+$(B)/host/signed-rank-oracle: $(SR_ORACLE_SRCS) lib/signed_rank.h lib/int_sqrt.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
+		$(SR_ORACLE_SRCS) -o $@
+stats-check: $(B)/host/stats-oracle $(B)/host/signed-rank-oracle
+	$(PYTHON) tools/stats-check --oracle $< \
+		--sr-oracle $(B)/host/signed-rank-oracle
 .PHONY: stats-check
 
 # The image's ACPI parsers over real machines' tables, compared with

@@ -16,27 +16,40 @@
 #include "include/compiler.h"
 #include "include/types.h"
 
-/* The most runs= allows. */
+/* The most runs= allows; with several processes, runs= x processes=. */
 #define BENCH_MAX_RUNS 1000
+/* The most processes one measurement spans (the hosted runner's processes=). */
+#define BENCH_MAX_PROCESSES 32
 
 /* runs=: timed runs per benchmark; seed=: the shuffles' seed, 0 = drawn. */
 extern u32 opt_runs;
 extern u64 opt_seed;
 
 struct bench_result {
-	u32 runs;		/* all runs, the first included */
+	u32 runs;		/* all runs of each process, its first included */
+	/*
+	 * The processes that measured it, one after another (the hosted
+	 * runner's worker processes, docs/statistics.md); 1 in the image.
+	 */
+	u32 processes;
+	/* The first run (with several processes, the median of the firsts). */
 	u64 first_ns;
-	/* Over runs 2..N (or the first alone when runs == 1). */
+	/*
+	 * Over runs 2..N of every process pooled (or the first alone when
+	 * runs == 1).
+	 */
 	u64 min_ns, median_ns, mean_ns, max_ns, stddev_ns;
 	u64 total_ns;
+	/* Each process's median of its runs 2..N, in process order. */
+	u64 proc_median_ns[BENCH_MAX_PROCESSES];
 	/*
 	 * Effective MHz during the timed runs (plat_read_active_clock());
 	 * 0 when nothing measured it: metric lines then leave the key out.
 	 */
 	u64 eff_mhz;
 	/*
-	 * Every run in run order, the first included: valid until the next
-	 * measurement.
+	 * Every run in run order, the first included, one block of @runs per
+	 * process in process order: valid until the next measurement.
 	 */
 	const u64 *samples;
 };
@@ -53,6 +66,27 @@ int bench_measure(struct bench_result *r, u32 runs, void (*body)(void *),
  * @r->samples points at @samples.
  */
 void bench_stats(struct bench_result *r, const u64 *samples, u32 runs);
+
+/*
+ * The same for @processes blocks of @runs samples, one per process: each
+ * block's first run is that process's cold run and stays apart; the rest
+ * are pooled, and each process's median is kept (@runs >= 2 when
+ * @processes > 1).
+ */
+void bench_stats_processes(struct bench_result *r, const u64 *samples,
+			   u32 runs, u32 processes);
+
+/*
+ * Runs 2..N of each process of @r, process after process, into @dst
+ * (room for BENCH_MAX_RUNS). Returns how many.
+ */
+u32 bench_warm_samples(const struct bench_result *r, u64 *dst);
+
+/*
+ * The spread between processes: (highest - lowest process median) over
+ * the median of the process medians, in millionths; 0 with one process.
+ */
+u64 bench_process_spread(const struct bench_result *r);
 
 /* The most contenders one interleaved measurement takes. */
 #define BENCH_MAX_ENTRIES 32
@@ -90,6 +124,39 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 		     const char *what);
 
 /*
+ * One interleaved measurement as it passes from a process of the run to
+ * the one that prints it (the hosted runner's workers).
+ */
+struct bench_record {
+	u32 seq;		/* the process's n-th merged bench_interleave() */
+	const char *what;
+	u32 n, runs;
+	const char *names[BENCH_MAX_ENTRIES];
+	bool failed[BENCH_MAX_ENTRIES];
+	u32 failed_run[BENCH_MAX_ENTRIES];
+	u64 cycles[BENCH_MAX_ENTRIES], clk_ns[BENCH_MAX_ENTRIES];
+	u64 *samples[BENCH_MAX_ENTRIES]; /* @runs each */
+};
+
+/*
+ * The other processes of a run. A worker hands each measurement of a
+ * timed suite to put(); the parent, the last of @nr processes to measure,
+ * takes process @k's (0 .. @nr - 2) with get(), which fills the record's
+ * samples, failures and clocks for the @seq, @what, names and @runs the
+ * parent put there, or returns -1 saying why into @why.
+ */
+struct bench_processes {
+	u32 nr;
+	void (*put)(const struct bench_record *rec);
+	int (*get)(u32 k, struct bench_record *rec, char *why, size_t len);
+};
+
+/* NULL (the default, and the image): one process measures. */
+void bench_set_processes(const struct bench_processes *p);
+/* How many processes measure each timed suite's benchmarks: 1 or more. */
+u32 bench_processes_nr(void);
+
+/*
  * Fisher-Yates: @order becomes a permutation of 0..@n-1 drawn from the
  * xorshift sequence in *@state (lib/prandom.h).
  */
@@ -109,14 +176,25 @@ int bench_limit_best(const u64 *median_ns, const bool *ok, u32 n);
 
 /*
  * " samples_ns=v2,v3,...": runs 2..N of @r in run order (nothing after
- * the '=' when there is one run), into @buf. Returns the length it needs.
+ * the '=' when there is one run), process after process, into @buf.
+ * Returns the length it needs.
  */
 int bench_format_samples(char *buf, size_t len, const struct bench_result *r);
 /* The same under another key: " @key=v2,v3,..." (a line's other series). */
 int bench_format_samples_as(char *buf, size_t len, const char *key,
 			    const struct bench_result *r);
 
-/* The same, written to the console after a line begun without a newline. */
+/*
+ * " processes=P" and, with several, " proc_medians_ns=m1,...
+ * proc_spread=0.123": what the samples stand on.
+ */
+int bench_format_processes(char *buf, size_t len,
+			   const struct bench_result *r);
+
+/*
+ * The processes and the samples, written to the console after a line
+ * begun without a newline.
+ */
 void bench_print_samples(const struct bench_result *r);
 
 /* Median of @n values (sorted in place). */

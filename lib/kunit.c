@@ -61,9 +61,18 @@ static unsigned int nr_case_allocs;
 	for (const struct kunit_suite *const *__p = __start_ntb_suites; \
 	     __p < __stop_ntb_suites && ((s) = *__p, 1); __p++)
 
+static const struct kunit_suite *current_suite;
+bool kunit_timed_only;
+
 struct kunit *kunit_current(void)
 {
 	return current_test;
+}
+
+bool kunit_current_suite_timed(void)
+{
+	return current_test && current_suite &&
+	       (current_suite->flags & KUNIT_SUITE_TIMED);
 }
 
 bool kunit_suite_in_image(const struct kunit_suite *suite)
@@ -74,6 +83,7 @@ bool kunit_suite_in_image(const struct kunit_suite *suite)
 bool kunit_suite_selected(const struct kunit_suite *suite, const char *filter)
 {
 	return kunit_suite_in_image(suite) &&
+	       (!kunit_timed_only || (suite->flags & KUNIT_SUITE_TIMED)) &&
 	       glob_list_match(filter, suite->name);
 }
 
@@ -430,12 +440,14 @@ static __noinline void run_case(const struct kunit_suite *suite,
 {
 	plat_watchdog_pet();
 	current_test = test;
+	current_suite = suite;
 	ntcheck_case_begin(!(suite->flags & KUNIT_SUITE_TIMED));
 	if (!ntb_setjmp(test->abort_jmp))
 		c->run_case(test);
 	/* The end of a case publishes: nothing may be left pending. */
 	ntcheck_case_end();
 	current_test = NULL;
+	current_suite = NULL;
 }
 
 static enum kunit_status run_suite(const struct kunit_suite *suite,

@@ -164,6 +164,13 @@ const char *const *kunit_failed_names(void);
 
 /* The case being run now, or NULL: used by the fault handler. */
 struct kunit *kunit_current(void);
+/* Whether the case running now belongs to a KUNIT_SUITE_TIMED suite. */
+bool kunit_current_suite_timed(void);
+/*
+ * Select only KUNIT_SUITE_TIMED suites (a worker process of the hosted
+ * runner measures those and nothing else).
+ */
+extern bool kunit_timed_only;
 
 /*
  * Called by the platform's fault handler after it printed the fault.

@@ -69,6 +69,10 @@ static u8 verdict_kind(enum verdict_word w)
 	case VERDICT_REVERSED:
 		return SUMMARY_FAIL;
 	case VERDICT_NOT_CONFIRMED:
+	case VERDICT_SPLIT:
+	/* One process or boot cannot say what the next one would. */
+	case VERDICT_SEEN:
+	case VERDICT_SEEN_REVERSED:
 		return SUMMARY_SKIP;
 	default:
 		return SUMMARY_DIM;

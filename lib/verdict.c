@@ -3,6 +3,7 @@
 #include "lib/kunit.h"
 #include "lib/mannwhitney.h"
 #include "lib/printf.h"
+#include "lib/signed_rank.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 
@@ -44,52 +45,54 @@ const unsigned int verdict_nr_claims = ARRAY_SIZE(verdict_claims);
 static struct verdict kept[VERDICT_MAX];
 static unsigned int nr_kept, nr_dropped;
 
-const char *verdict_word_name(enum verdict_word w)
+const char *verdict_scope_name(enum verdict_scope s)
 {
-	switch (w) {
+	switch (s) {
+	case VERDICT_SCOPE_PROCESSES:
+		return "processes";
+	case VERDICT_SCOPE_ONE_PROCESS:
+		return "one-process";
+	default:
+		return "one-boot";
+	}
+}
+
+const char *verdict_word_name(const struct verdict *v)
+{
+	bool boot = v->scope == VERDICT_SCOPE_ONE_BOOT;
+
+	switch (v->word) {
 	case VERDICT_CONFIRMED:
 		return "confirmed";
 	case VERDICT_NOT_CONFIRMED:
 		return "not confirmed";
 	case VERDICT_REVERSED:
 		return "reversed on this CPU";
+	case VERDICT_SPLIT:
+		return "split between processes";
+	case VERDICT_SEEN:
+		return boot ? "seen in one boot" : "seen in one process";
+	case VERDICT_SEEN_REVERSED:
+		return boot ? "seen reversed in one boot"
+			    : "seen reversed in one process";
 	default:
 		return "untested";
 	}
 }
 
-static u32 copy_sorted(u64 *dst, const struct verdict_samples *s)
+static u32 copy_sorted(u64 *dst, const u64 *src, u32 n)
 {
-	u32 n = s->n < MW_MAX_SAMPLES ? s->n : MW_MAX_SAMPLES;
-
-	memcpy(dst, s->ns, n * sizeof(*dst));
+	n = n < MW_MAX_SAMPLES ? n : MW_MAX_SAMPLES;
+	memcpy(dst, src, n * sizeof(*dst));
 	bench_median(dst, n); /* sorts */
 	return n;
 }
 
-void verdict_judge(const struct verdict_claim *claim,
-		   const struct verdict_config *where,
-		   const struct verdict_samples *before,
-		   const struct verdict_samples *after, struct verdict *v)
+/* One process (or boot): the Mann-Whitney test on the runs. */
+static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
 {
-	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
 	struct mw_test t;
-	u32 nb = copy_sorted(b, before), na = copy_sorted(a, after);
-	bool faster;
 
-	*v = (struct verdict){.claim = claim,
-			      .where = *where,
-			      .before = before->name,
-			      .after = after->name,
-			      .n_before = nb,
-			      .n_after = na,
-			      .word = VERDICT_UNTESTED};
-	if (!nb || !na)
-		return;
-	v->before_ns = bench_median(b, nb);
-	v->after_ns = bench_median(a, na);
-	if (v->after_ns)
-		v->speedup = v->before_ns * VERDICT_SCALE / v->after_ns;
 	if (!mw_testable(nb, na, VERDICT_ALPHA_PPB))
 		return;
 	/* The test of after against before, as tools/report runs it. */
@@ -105,8 +108,95 @@ void verdict_judge(const struct verdict_claim *claim,
 		return;
 	}
 	/* Every claim is of a speed-up: the after side is faster. */
-	faster = v->after_ns < v->before_ns;
-	v->word = faster ? VERDICT_CONFIRMED : VERDICT_REVERSED;
+	v->word = v->after_ns < v->before_ns ? VERDICT_SEEN
+					     : VERDICT_SEEN_REVERSED;
+}
+
+/*
+ * Several processes: one speed-up per process, the ratio of its two
+ * medians (paired: the same process timed both), and the signed-rank
+ * test of those. Runs of one process agree with each other more than
+ * with the next process's, so pooling them would take a difference
+ * between processes for one between strategies.
+ */
+static void judge_processes(struct verdict *v,
+			    const struct verdict_samples *before,
+			    const struct verdict_samples *after)
+{
+	static u64 block[MW_MAX_SAMPLES];
+	u64 ratio[SR_MAX], sorted[SR_MAX], lo = ~0ull, hi = 0;
+	u32 np = v->processes, per = before->n / np;
+	struct sr_test t;
+
+	for (u32 p = 0; p < np; p++) {
+		u64 mb, ma;
+
+		memcpy(block, before->ns + (size_t)p * per, per * sizeof(u64));
+		mb = bench_median(block, per);
+		memcpy(block, after->ns + (size_t)p * per, per * sizeof(u64));
+		ma = bench_median(block, per);
+		ratio[p] = ma ? mb * VERDICT_SCALE / ma : 0;
+		sorted[p] = ratio[p];
+		lo = min(lo, ratio[p]);
+		hi = max(hi, ratio[p]);
+	}
+	v->speedup = bench_median(sorted, np);
+	sr_test(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB, &t);
+	if (!t.testable)
+		return;
+	v->tested = true;
+	v->exact = true;
+	v->p_ppb = t.p_ppb;
+	v->has_ci =
+		sr_interval(ratio, np, VERDICT_ALPHA_PPB, &v->ci_lo, &v->ci_hi);
+	if (t.significant && v->speedup != VERDICT_SCALE)
+		v->word = v->speedup > VERDICT_SCALE ? VERDICT_CONFIRMED
+						     : VERDICT_REVERSED;
+	else if (lo < VERDICT_SCALE && hi > VERDICT_SCALE)
+		v->word = VERDICT_SPLIT;
+	else
+		v->word = VERDICT_NOT_CONFIRMED;
+}
+
+void verdict_judge(const struct verdict_claim *claim,
+		   const struct verdict_config *where,
+		   const struct verdict_samples *before,
+		   const struct verdict_samples *after, struct verdict *v)
+{
+	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
+	u32 nb = copy_sorted(b, before->ns, before->n);
+	u32 na = copy_sorted(a, after->ns, after->n);
+	u32 np = before->processes > 1 ? before->processes : 1;
+
+	*v = (struct verdict){.claim = claim,
+			      .where = *where,
+			      .before = before->name,
+			      .after = after->name,
+#ifdef NTB_HOSTED
+			      .scope = VERDICT_SCOPE_ONE_PROCESS,
+#else
+			      .scope = VERDICT_SCOPE_ONE_BOOT,
+#endif
+			      .processes = 1,
+			      .n_before = nb,
+			      .n_after = na,
+			      .word = VERDICT_UNTESTED};
+	if (!nb || !na)
+		return;
+	v->before_ns = bench_median(b, nb);
+	v->after_ns = bench_median(a, na);
+	if (v->after_ns)
+		v->speedup = v->before_ns * VERDICT_SCALE / v->after_ns;
+	/* Samples that do not split into the same processes: one each. */
+	if (np > 1 && np <= SR_MAX && after->processes == np &&
+	    nb == before->n && na == after->n && nb == na && nb % np == 0 &&
+	    nb / np) {
+		v->scope = VERDICT_SCOPE_PROCESSES;
+		v->processes = np;
+		judge_processes(v, before, after);
+		return;
+	}
+	judge_runs(v, b, nb, a, na);
 }
 
 static const struct verdict_samples *find(const struct verdict_samples *c,
@@ -188,14 +278,16 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		"# verdict claim=\"%s\" what=\"%s\" before=%s "
 		"after=%s %s posted=%s before_ns=%llu "
 		"after_ns=%llu speedup=%s %s measured_over_posted=%s "
-		"p=%s n=%u+%u test=%s verdict=\"%s\"",
+		"p=%s scope=%s processes=%u n=%u+%u test=%s verdict=\"%s\"",
 		cl->subject, cl->what, v->before, v->after, where, posted,
 		v->before_ns, v->after_ns, x3(v->speedup), ci,
-		over_posted(v, 3), p, v->n_before, v->n_after,
-		!v->tested ? "-"
-		: v->exact ? "exact"
-			   : "normal",
-		verdict_word_name(v->word));
+		over_posted(v, 3), p, verdict_scope_name(v->scope),
+		v->processes, v->n_before, v->n_after,
+		!v->tested			      ? "-"
+		: v->scope == VERDICT_SCOPE_PROCESSES ? "signed-rank"
+		: v->exact			      ? "exact"
+						      : "normal",
+		verdict_word_name(v));
 }
 
 int verdict_format_short(char *buf, size_t len, const struct verdict *v)
@@ -228,9 +320,9 @@ int verdict_format_short(char *buf, size_t len, const struct verdict *v)
 		posted[0] = 0;
 	/* What matters first, so a narrow screen cuts the details. */
 	return ntb_snprintf(buf, len, "%-13s %s->%s %s %sx%s%s%s",
-			    verdict_word_name(v->word), v->before, v->after,
-			    where, bench_fixed(v->speedup, VERDICT_SCALE, 2),
-			    posted, ci, p);
+			    verdict_word_name(v), v->before, v->after, where,
+			    bench_fixed(v->speedup, VERDICT_SCALE, 2), posted,
+			    ci, p);
 }
 
 void verdict_publish(const struct verdict_config *where,

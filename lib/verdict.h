@@ -5,14 +5,26 @@
  * Each claim is a speed-up, time before / time after, of two strategies
  * (or copy methods) measured in the same rounds. The benchmarks feed the
  * samples of runs 2..N of every contender of one configuration; each
- * claim both of whose sides are among them is judged with the tests of
- * lib/mannwhitney.h, by the rules of tools/report's verdict section
- * (docs/statistics.md):
+ * claim both of whose sides are among them is judged by the rules of
+ * tools/report's verdict section (docs/statistics.md). What a verdict
+ * may say depends on what it stands on (its scope):
  *
- *   confirmed             significant (p < 0.05), in the claimed direction
- *   not confirmed         no significant difference
- *   reversed on this CPU  significant, the other direction
- *   untested              fewer than 5 samples a side
+ *   processes: several processes measured (the hosted runner's
+ *     processes=), and the process is the unit: one speed-up per process
+ *     from its two medians, Wilcoxon's signed-rank test on them
+ *     (lib/signed_rank.h):
+ *       confirmed               significant (p < 0.05), the claimed way
+ *       reversed on this CPU    significant, the other way
+ *       split between processes not significant, and the processes'
+ *                               speed-ups lie on both sides of 1
+ *       not confirmed           not significant otherwise
+ *       untested                fewer than 6 processes
+ *   one-process, one-boot: the runs of one process or boot, which cannot
+ *     show how far the next process or boot would differ; the
+ *     Mann-Whitney test of lib/mannwhitney.h on the runs, and at most
+ *       seen in one process/boot           significant, the claimed way
+ *       seen reversed in one process/boot  significant, the other way
+ *       not confirmed, untested            (fewer than 5 runs a side)
  *
  * and printed as a "# verdict ..." line; the verdicts are kept for the
  * end-of-run screen.
@@ -34,6 +46,15 @@ enum verdict_word {
 	VERDICT_NOT_CONFIRMED,
 	VERDICT_REVERSED,
 	VERDICT_UNTESTED,
+	VERDICT_SPLIT,	       /* processes disagree on the direction */
+	VERDICT_SEEN,	       /* one process or boot: the claimed way */
+	VERDICT_SEEN_REVERSED, /* one process or boot: the other way */
+};
+
+enum verdict_scope {
+	VERDICT_SCOPE_PROCESSES,
+	VERDICT_SCOPE_ONE_PROCESS,
+	VERDICT_SCOPE_ONE_BOOT,
 };
 
 struct verdict_claim {
@@ -50,11 +71,15 @@ struct verdict_claim {
 	u64 posted_num, posted_den;
 };
 
-/* One contender of a configuration: its name and runs 2..N. */
+/*
+ * One contender of a configuration: its name and runs 2..N of each
+ * process, process after process (n / processes each).
+ */
 struct verdict_samples {
 	const char *name;
 	const u64 *ns;
 	u32 n;
+	u32 processes; /* 0 or 1: one process (or boot) */
 };
 
 /* Where a configuration was measured. */
@@ -71,9 +96,15 @@ struct verdict {
 	const struct verdict_claim *claim;
 	struct verdict_config where;
 	const char *before, *after;
-	u32 n_before, n_after;
-	u64 before_ns, after_ns; /* medians */
-	u64 speedup;		 /* before / after, VERDICT_SCALE */
+	enum verdict_scope scope;
+	u32 processes;
+	u32 n_before, n_after;	 /* runs, all processes together */
+	u64 before_ns, after_ns; /* medians of all runs */
+	/*
+	 * before / after, VERDICT_SCALE: with several processes the median
+	 * of their speed-ups, else of the medians.
+	 */
+	u64 speedup;
 	bool has_ci;
 	u64 ci_lo, ci_hi; /* the speed-up's 95% CI */
 	bool tested;
@@ -85,11 +116,14 @@ struct verdict {
 extern const struct verdict_claim verdict_claims[];
 extern const unsigned int verdict_nr_claims;
 
-const char *verdict_word_name(enum verdict_word w);
+/* The verdict's word, as its line prints it. */
+const char *verdict_word_name(const struct verdict *v);
+const char *verdict_scope_name(enum verdict_scope s);
 
 /*
- * Judge @before against @after (runs 2..N each) for @claim at @where.
- * The samples are copied; the caller's stay as they are.
+ * Judge @before against @after (runs 2..N of each process) for @claim at
+ * @where; the two must come from the same processes. The samples are
+ * copied; the caller's stay as they are.
  */
 void verdict_judge(const struct verdict_claim *claim,
 		   const struct verdict_config *where,

@@ -261,6 +261,51 @@ static void bench_samples_line(struct kunit *test)
 }
 
 /*
+ * Three processes of four runs: each process's first run stays apart, the
+ * rest pool; each process keeps its median, and the line carries them.
+ */
+static void bench_stats_processes_blocks(struct kunit *test)
+{
+	static const u64 v[] = { 900, 10, 12, 11,    /* process 1 */
+				 700, 20, 22, 21,    /* process 2 */
+				 800, 30, 31, 32 };  /* process 3 */
+	static char buf[256];
+	struct bench_result r;
+	u64 warm[16];
+
+	bench_stats_processes(&r, v, 4, 3);
+	KUNIT_EXPECT_EQ(test, r.runs, 4);
+	KUNIT_EXPECT_EQ(test, r.processes, 3);
+	/* The median of the three cold runs. */
+	KUNIT_EXPECT_EQ(test, r.first_ns, 800);
+	KUNIT_EXPECT_EQ(test, r.min_ns, 10);
+	KUNIT_EXPECT_EQ(test, r.max_ns, 32);
+	KUNIT_EXPECT_EQ(test, r.median_ns, 21);
+	KUNIT_EXPECT_EQ(test, r.mean_ns, 21);
+	KUNIT_EXPECT_EQ(test, r.proc_median_ns[0], 11);
+	KUNIT_EXPECT_EQ(test, r.proc_median_ns[1], 21);
+	KUNIT_EXPECT_EQ(test, r.proc_median_ns[2], 31);
+	/* (31 - 11) / 21 */
+	KUNIT_EXPECT_EQ(test, bench_process_spread(&r), 952380);
+	KUNIT_EXPECT_EQ(test, bench_warm_samples(&r, warm), 9);
+	KUNIT_EXPECT_EQ(test, warm[3], 20);
+	KUNIT_EXPECT_EQ(test, warm[8], 32);
+	bench_format_processes(buf, sizeof(buf), &r);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   " processes=3 proc_medians_ns=11,21,31 "
+			   "proc_spread=0.952");
+	bench_format_samples(buf, sizeof(buf), &r);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   " samples_ns=10,12,11,20,22,21,30,31,32");
+	/* One process: the line says so, and nothing more. */
+	bench_stats(&r, v, 4);
+	KUNIT_EXPECT_EQ(test, r.processes, 1);
+	KUNIT_EXPECT_EQ(test, bench_process_spread(&r), 0);
+	bench_format_processes(buf, sizeof(buf), &r);
+	KUNIT_EXPECT_STREQ(test, buf, " processes=1");
+}
+
+/*
  * A chain of dependent register adds: each needs the one before, so no
  * CPU retires them faster than one a cycle. @loops iterations run at
  * least 8 * @loops cycles.
@@ -367,6 +412,7 @@ static const struct kunit_case bench_core_cases[] = {
 	KUNIT_CASE(bench_interleave_rounds),
 	KUNIT_CASE(bench_limit_best_fill),
 	KUNIT_CASE(bench_samples_line),
+	KUNIT_CASE(bench_stats_processes_blocks),
 	KUNIT_CASE(bench_eff_mhz_math),
 	KUNIT_CASE(bench_eff_mhz_measured_or_absent),
 };

@@ -488,6 +488,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	static struct bench_unreachable unreachable;
 	char why[120], config[80], ctx[112], where[112], unreach[200];
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
+	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
 	unsigned int done = 0;
 	u32 n = 0, nv = 0;
 	int best;
@@ -620,11 +621,13 @@ static unsigned int bench_one_config(struct kunit *test,
 			.limit = best >= 0 ? contenders[best].name : "-",
 			.slow_ns = slow_ns,
 		});
-		vs[nv++] = (struct verdict_samples){
+		vs[nv] = (struct verdict_samples){
 			.name = contenders[i].name,
-			.ns = r->samples + 1,
-			.n = r->runs > 1 ? r->runs - 1 : 0,
+			.ns = warm[nv],
+			.n = bench_warm_samples(r, warm[nv]),
+			.processes = r->processes,
 		};
+		nv++;
 	}
 	/* The postings' claims this configuration can judge. */
 	if (nv)

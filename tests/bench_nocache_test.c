@@ -356,6 +356,7 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 	static struct nc_contender con[NR_METHODS];
 	static struct bench_entry e[NR_METHODS];
 	static struct verdict_samples vs[NR_METHODS];
+	static u64 warm[NR_METHODS][BENCH_MAX_RUNS];
 	const struct nc_method *ref = reference_method();
 	u64 ref_ns = 0;
 	char why[64];
@@ -428,11 +429,13 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 			   nc.drain_each ? "each_chunk" : "each_run",
 			   bench_eff_mhz_key(r), plat_numa_node_of(nc.dst));
 		bench_print_samples(r);
-		vs[nv++] = (struct verdict_samples){
+		vs[nv] = (struct verdict_samples){
 			.name = con[i].j.m->name,
-			.ns = r->samples + 1,
-			.n = r->runs > 1 ? r->runs - 1 : 0,
+			.ns = warm[nv],
+			.n = bench_warm_samples(r, warm[nv]),
+			.processes = r->processes,
 		};
+		nv++;
 	}
 	if (nv)
 		verdict_publish(&(struct verdict_config){

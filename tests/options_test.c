@@ -231,6 +231,10 @@ static void options_registry(struct kunit *test)
 		"runs_id",  "watchdog",	 "smp.extra_apic_ids", "list",
 		"map",	    "memmap_in", "memmap_smp.rounds", "memmap_smp.pfns",
 		"memmap_smp.check", "memmap_smp.place", "memmap_smp.noise",
+#ifdef NTB_HOSTED
+		/* The hosted runner's worker processes; the image is one boot. */
+		"processes",
+#endif
 	};
 	struct ntb_option *o;
 	size_t n = 0;

@@ -13,6 +13,13 @@
 
 #define ALPHA VERDICT_ALPHA_PPB
 
+/* What one process (hosted) or one boot (the image) may say. */
+#ifdef NTB_HOSTED
+#define ONE "process"
+#else
+#define ONE "boot"
+#endif
+
 static bool strstr_simple(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -168,7 +175,8 @@ static void verdict_words(struct kunit *test)
 	c = by_claim(v, n, "slow", NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_STREQ(test, c->after, "tmpl_nt_fixed");
-	KUNIT_EXPECT_EQ(test, c->word, VERDICT_CONFIRMED);
+	/* Five runs of one process: seen, never confirmed. */
+	KUNIT_EXPECT_EQ(test, c->word, VERDICT_SEEN);
 	/* Medians 220 and 102; the interval as worked out above. */
 	KUNIT_EXPECT_EQ(test, c->speedup, 2156862);
 	KUNIT_EXPECT_TRUE(test, c->has_ci);
@@ -183,12 +191,12 @@ static void verdict_words(struct kunit *test)
 		"before=slow after=tmpl_nt_fixed page_size=64 mode=fsdax "
 		"posted=2.524 before_ns=220 after_ns=102 speedup=2.157 "
 		"ci_low=1.961 ci_high=2.353 measured_over_posted=0.855 "
-		"p=0.007937 n=5+5 test=exact "
-		"verdict=\"confirmed\"");
+		"p=0.007937 scope=one-" ONE " processes=1 n=5+5 test=exact "
+		"verdict=\"seen in one " ONE "\"");
 	/* The cached copy is the faster one here: the step is reversed. */
 	c = by_claim(v, n, "tmpl_memcpy", NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_EQ(test, c->word, VERDICT_REVERSED);
+	KUNIT_EXPECT_EQ(test, c->word, VERDICT_SEEN_REVERSED);
 	KUNIT_EXPECT_LT(test, c->speedup, VERDICT_SCALE);
 
 	/* devdax 2 MiB: its own claims; two copies alike: not confirmed. */
@@ -211,7 +219,8 @@ static void verdict_words(struct kunit *test)
 	verdict_format(line, sizeof(line), &v[0]);
 	KUNIT_EXPECT_TRUE(test, strstr_simple(line, "ci_low=- ci_high=- "
 						    "measured_over_posted="));
-	KUNIT_EXPECT_TRUE(test, strstr_simple(line, "p=- n=4+4 test=- "
+	KUNIT_EXPECT_TRUE(test, strstr_simple(line, "p=- scope=one-" ONE
+						    " processes=1 n=4+4 test=- "
 						    "verdict=\"untested\""));
 }
 
@@ -234,11 +243,11 @@ static void verdict_nocache(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, 1);
 	KUNIT_EXPECT_STREQ(test, v[0].before, "copy_clean_clwb");
 	KUNIT_EXPECT_STREQ(test, v[0].after, "nocache");
-	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_CONFIRMED);
+	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_SEEN);
 	at.copy_clean = "copy_clean_clflush";
 	n = verdict_feed(&at, nc, ARRAY_SIZE(nc), v, ARRAY_SIZE(v));
 	KUNIT_ASSERT_EQ(test, n, 1);
-	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_REVERSED);
+	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_SEEN_REVERSED);
 	/* The posting copied pages: other chunk sizes are not judged. */
 	at.chunk = 1024;
 	KUNIT_EXPECT_EQ(test, verdict_feed(&at, nc, ARRAY_SIZE(nc), v, 4), 0);
@@ -321,8 +330,23 @@ static void verdict_screen(struct kunit *test)
 	KUNIT_EXPECT_GE(test, find_row(used, "not ok  smp.b"), 0);
 	/* Five failed, two names: the other three are counted. */
 	KUNIT_EXPECT_GE(test, find_row(used, "... 3 more failed"), 0);
-	r = find_row(used, "confirmed     slow->tmpl_nt_fixed 64 fsdax 2.16x "
-			   "(posted 2.52x, 0.85 of it) [1.96-2.35] p=0.0079");
+	/* One process or boot: neither a pass nor a failure. */
+	r = find_row(used, "seen in one " ONE " slow->tmpl_nt_fixed 64 fsdax "
+			   "2.16x (posted 2.52x, 0.85 of it) [1.96-2.35]");
+	KUNIT_EXPECT_GE(test, r, 0);
+	if (r >= 0)
+		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_SKIP);
+	r = find_row(used, "seen reversed in one " ONE
+			   " tmpl_memcpy->tmpl_nt_fixed");
+	KUNIT_EXPECT_GE(test, r, 0);
+	if (r >= 0)
+		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_SKIP);
+	/* The words of several processes: a pass and a failure. */
+	v[0].scope = v[1].scope = VERDICT_SCOPE_PROCESSES;
+	v[0].word = VERDICT_CONFIRMED;
+	v[1].word = VERDICT_REVERSED;
+	used = summary_screen_compose(&in, COLS, ROWS, screen, kinds);
+	r = find_row(used, "confirmed     slow->tmpl_nt_fixed 64 fsdax 2.16x");
 	KUNIT_EXPECT_GE(test, r, 0);
 	if (r >= 0)
 		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_PASS);

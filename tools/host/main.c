@@ -23,6 +23,7 @@
 #include "lib/run_context.h"
 #include "lib/scale.h"
 #include "tools/host/platform_linux.h"
+#include "tools/host/processes.h"
 
 static void usage(const char *prog)
 {
@@ -30,6 +31,9 @@ static void usage(const char *prog)
 	printf("Runs the ntboot suites in user space and prints KTAP.\n");
 	options_print_help();
 }
+
+/* The CPUs the run was given: the workers' before they pin themselves. */
+static cpu_set_t given;
 
 static void pin_to_one_cpu(void)
 {
@@ -40,7 +44,9 @@ static void pin_to_one_cpu(void)
 	 * core; the others are numbered for run-on-CPU work.
 	 */
 	CPU_ZERO(&set);
+	CPU_ZERO(&given);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+		given = set;
 		for (int i = 0; i < CPU_SETSIZE; i++) {
 			if (CPU_ISSET(i, &set)) {
 				host_cpus_init(i);
@@ -62,10 +68,19 @@ int main(int argc, char **argv)
 	char features[256], why[160], set[512];
 	const char *eff_clock = NULL;
 	u64 eff_cycles, eff_ns;
-	unsigned int n;
+	unsigned int n, workers_failed;
+	int worker;
 
 	options_set_defaults();
 	for (int i = 1; i < argc; i++) {
+		worker = processes_worker_arg(argv[i]);
+		if (worker < 0) {
+			fprintf(stderr, "%s: %s: names no channel\n", argv[0],
+				argv[i]);
+			return 2;
+		}
+		if (worker)
+			continue;
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(argv[0]);
 			return 0;
@@ -98,6 +113,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (processes_plan(why, sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", argv[0], why);
+		return 2;
+	}
+
 	pin_to_one_cpu();
 	cpu_detect(&boot_cpu_data);
 	clean_cache_init();
@@ -124,10 +144,16 @@ int main(int argc, char **argv)
 	kprintf("# options argv set=\"%s\"\n", set);
 	/* The sanitizer build, an emulated CPU: smaller benchmarks. */
 	options_scale_for_platform();
+	/* Several processes: the workers measure first, this one last. */
+	workers_failed = processes_run_workers(argc, argv, &given);
 	kunit_run_selected(opt_suite, 1, &totals);
 	relaxation_print();
 	report_count_print();
+	if (workers_failed)
+		kprintf("# processes: %u of %u workers failed (their lines "
+			"are above)\n",
+			workers_failed, opt_processes - 1);
 	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
 		totals.failed, totals.skipped);
-	return totals.failed ? 1 : 0;
+	return totals.failed || workers_failed ? 1 : 0;
 }

@@ -16,15 +16,21 @@ against a timer differs by a few kHz between boots). Two builds of one
 machine are two runs of one machine.
 
 Per claim and CPU model the fleet table gives the runs, the machines and
-builds they came from, the measured speed-up (the geometric mean of the
-runs' speed-ups), its interval, the verdict and measured/posted:
+builds they came from, what replicates (unit), the measured speed-up
+(the geometric mean of the runs' speed-ups), its interval, the verdict
+and measured/posted:
 
-  - one run: that run's own interval (the within-run test of
-    tools/report), its verdict;
+  - one run: that run's own interval and verdict (reportlib.verdicts):
+    replicated over its processes where it ran several; where it ran one
+    process or one boot, what was seen there (seen in one process, seen
+    reversed in one boot, ...), one observation and never "confirmed".
+    A run stored before verdicts had a scope was judged within its one
+    process or boot: its confirmed / reversed read as seen / seen
+    reversed there;
   - several runs: Welch's interval of the runs' log speed-ups (the run
     being the unit of replication, as tools/ab); confirmed where it lies
     on the posted side of 1, reversed where on the other, not confirmed
-    where it holds 1.
+    where it holds 1. The runs' own words take no part.
 """
 import hashlib
 import json
@@ -66,14 +72,23 @@ CREATE TABLE IF NOT EXISTS verdicts (
     ci_high REAL,
     p REAL,
     verdict TEXT,
-    posted_speedup REAL
+    posted_speedup REAL,
+    scope TEXT,
+    processes INTEGER
 );
 """
+# Columns added since the first schema: (table, column, type). A history
+# made before them gets them (NULL in its rows: a verdict without scope).
+ADDED_COLUMNS = [("verdicts", "scope", "TEXT"),
+                 ("verdicts", "processes", "INTEGER")]
 
 CONFIRMED = "confirmed"
 NOT_CONFIRMED = "not confirmed"
 REVERSED = "reversed on this CPU"
 UNTESTED = "not tested"
+# A run's word for what one process or boot showed: one observation.
+SEEN = {"one-process": ("seen in one process", "seen reversed in one process"),
+        "one-boot": ("seen in one boot", "seen reversed in one boot")}
 # QEMU's TCG makes NT stores ordinary stores: its ratios are no evidence
 # about any CPU's, whatever their intervals say.
 EMULATED = "no verdict: emulated CPU (TCG)"
@@ -123,6 +138,11 @@ def emulated(header_json):
 def connect(path):
     db = sqlite3.connect(path)
     db.executescript(SCHEMA)
+    for table, column, kind in ADDED_COLUMNS:
+        have = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+        if column not in have:
+            with db:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
     return db
 
 
@@ -150,12 +170,51 @@ def add(db, path, data, log, verdicts, metric_lines):
         for v in verdicts:
             ci = v.get("speedup_ci") or (None, None)
             db.execute(
-                "INSERT INTO verdicts VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO verdicts (log_id, subject, what, page_size, "
+                "mode, map, before, after, speedup, ci_low, ci_high, p, "
+                "verdict, posted_speedup, scope, processes) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (log_id, v["subject"], v["what"], v.get("page_size"),
                  v.get("mode"), v.get("map"), str(v.get("before")),
                  str(v.get("after")), v.get("speedup"), ci[0], ci[1],
-                 v.get("p"), v.get("verdict"), v.get("posted_speedup")))
+                 v.get("p"), v.get("verdict"), v.get("posted_speedup"),
+                 v.get("scope"), v.get("processes")))
     return "added"
+
+
+def scope_of(row):
+    """A stored verdict's scope; for one stored before scope= (NULL),
+    that of its run, judged within its one process (ntbench) or boot."""
+    if row["scope"]:
+        return row["scope"]
+    try:
+        header = json.loads(row["header"] or "{}")
+    except ValueError:
+        header = {}
+    return "one-process" if header.get("platform") == "host" \
+        else "one-boot"
+
+
+def one_run_word(row):
+    """The word of a claim measured in one run: its own, where a run
+    stored before scope= said confirmed / reversed within its one process
+    or boot, what that run saw there."""
+    word = row["verdict"] or UNTESTED
+    scope = scope_of(row)
+    if scope in SEEN and word in (CONFIRMED, REVERSED):
+        word = SEEN[scope][word == REVERSED]
+    return word
+
+
+def unit_of(rows):
+    """What replicates behind a fleet row: its runs, or the processes of
+    its one run, or nothing beyond one process or boot."""
+    if len(rows) > 1:
+        return f"{len(rows)} runs"
+    scope = scope_of(rows[0])
+    if scope == "processes":
+        return f"{rows[0]['processes']} processes"
+    return "one boot" if scope == "one-boot" else "one process"
 
 
 def combine(rows, alpha):
@@ -167,9 +226,10 @@ def combine(rows, alpha):
         return None, None, UNTESTED
     geo = math.exp(sum(math.log(x) for x in ups) / len(ups))
     if len(ups) == 1:
-        r = rows[0]
+        # One run is one replicate: its own word, never promoted.
+        r = next(r for r in rows if r["speedup"] and r["speedup"] > 0)
         ci = (r["ci_low"], r["ci_high"]) if r["ci_low"] else None
-        return geo, ci, r["verdict"] or UNTESTED
+        return geo, ci, one_run_word(r)
     logs = [math.log(x) for x in ups]
     sd = stats.tstd(logs) if len(set(logs)) > 1 else 0.0
     q = stats.t.ppf(1 - alpha / 2, len(logs) - 1)
@@ -211,7 +271,7 @@ def fleet(db, alpha=0.05):
             posted = runs[0]["posted_speedup"]
             table.append({
                 "cpu_model": model, "cpu": runs[0]["cpu_brand"],
-                "runs": len(runs),
+                "runs": len(runs), "unit": unit_of(runs),
                 "machines": len({r["machine"] for r in runs}),
                 "builds": len({r["build"] for r in runs}),
                 "speedup": geo, "ci": ci, "verdict": word,

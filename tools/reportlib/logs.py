@@ -3,7 +3,8 @@
 terminal escapes and control characters removed, the "# ntboot" header,
 the logfmt "# metric" lines (values typed), the "# verdict" lines, the
 summary line, and the litmus and memmap_smp observations matched to
-their cases.
+their cases. The hosted runner's "# process k/P" lines (which process
+ran with which seed) are diagnostics and not read.
 """
 import re
 import sys
@@ -17,6 +18,16 @@ HEADER_PREFIX = "# ntboot "
 OPTIONS_PREFIX = "# options "
 SUMMARY_RE = re.compile(r"^ntboot: (\d+) passed, (\d+) failed, (\d+) skipped")
 INT_RE = re.compile(r"-?\d+")
+# The keys of a line measured in several processes (processes=P,
+# proc_medians_ns=, proc_spread=). They say how a line was measured and
+# what came of it, not what was measured: a line of one process and the
+# same line of six measure the same thing, as a line of 5 runs and one of
+# 30 do (runs=). So none of them is part of a line's identity, processes=
+# included: an older log's line lacks it (one process), and would
+# otherwise never match the same line of a newer log.
+PROCESS_KEYS = ("processes", "proc_medians_ns", "proc_spread")
+# Metric keys whose value is a comma-separated list of integers (ns).
+LIST_KEYS = ("samples_ns", "proc_medians_ns")
 DEC_RE = re.compile(r"-?\d+\.\d+")
 
 
@@ -167,9 +178,10 @@ def parse_log(text, name, label):
                                     f"({e}): {line[:80]}")
                 continue
             rec = {k: typed(v) for k, v in fields.items()}
-            # samples_ns=, and the other series a line carries
-            # (warm_samples_ns=, cold_samples_ns=): lists of integers.
-            for key in [k for k in fields if k == "samples_ns"
+            # samples_ns=, the other series a line carries
+            # (warm_samples_ns=, cold_samples_ns=) and the process
+            # medians (proc_medians_ns=): lists of integers.
+            for key in [k for k in fields if k in LIST_KEYS
                         or k.endswith("_samples_ns")]:
                 try:
                     rec[key] = [int(x) for x in fields[key].split(",")

@@ -19,9 +19,10 @@ numbers vary between runs of A and of B:
     level and number of runs finds with 80% power, given that spread:
     (t(1 - alpha/2) + t(0.8)) times the standard error.
 
-With one run a side nothing here can be estimated: the caller falls back
-to the within-run test and says that the between-process variance is
-unknown.
+With one run a side nothing here can be estimated from separate runs:
+a log whose lines carry several processes (processes=N) gives its
+per-process medians as the runs (compare.py); a log of one process or
+boot is not tested at all, and the report says what it would need.
 """
 import math
 

@@ -2,10 +2,13 @@
 """The statistics of tools/report (docs/statistics.md): medians and their
 order-statistic intervals, the Mann-Whitney U test, the Hodges-Lehmann
 ratio interval, the drift of a run within itself (Kruskal-Wallis over its
-quarters) and the test of two runs held to that drift. The distributions
-and tests come from scipy.stats; the exact U counts behind the
-interval's critical values are counted here (scipy does not expose them)
-and checked against scipy's exact p-values by test_stats.py.
+quarters) and the test of two runs held to that drift; for a line
+measured in several processes, the paired test of the processes' medians
+(Wilcoxon signed-rank on their log ratios, with its Hodges-Lehmann
+interval). The distributions and tests come from scipy.stats; the exact
+U and signed-rank counts behind the intervals' critical values are
+counted here (scipy does not expose them) and checked against scipy's
+exact p-values by test_stats.py.
 """
 import math
 
@@ -195,7 +198,9 @@ def compare_samples(a, b, alpha=ALPHA):
 # DRIFT_QUARTERS_MIN samples) should not differ. Where a Kruskal-Wallis
 # test says they do, the run drifted by its slowest quarter's median over
 # its fastest; a difference between two runs smaller than that cannot be
-# laid at the build's door (docs/statistics.md).
+# laid at the build's door (docs/statistics.md). A line measured in
+# several processes is cut process by process (line_blocks()): what
+# differs between its processes is their spread, not drift.
 
 DRIFT_QUARTERS_MIN = 12
 DRIFT_HALVES_MIN = 6
@@ -230,7 +235,8 @@ def time_blocks(xs):
 
 
 def run_drift(xs, alpha=ALPHA):
-    """How far one run's samples moved during the run: a dict with
+    """How far one run's samples (@xs, one process's, in run order;
+    line_blocks() cuts a line of several) moved during the run: a dict with
     blocks (how many), drift (slowest block median / fastest - 1), p (the
     Kruskal-Wallis test of the blocks) and drifted (p < alpha); None when
     there are too few samples to tell."""
@@ -244,20 +250,42 @@ def run_drift(xs, alpha=ALPHA):
             "p": test["p"], "drifted": test["p"] < alpha}
 
 
+def line_blocks(rec):
+    """The time blocks of one metric line, a list per process: the
+    quarters (time_blocks()) of its samples_ns=, or, on a line of
+    processes=P >= 2, of each process's own block of them. The processes
+    run one after another, each at an offset of its own (its memory
+    placement, its frequency): quarters cut across the whole series
+    would straddle processes and read those offsets as drift within a
+    run. A process with too few samples gives nothing; so does a line
+    whose samples do not cut into its processes."""
+    xs = samples_of(rec)
+    if not xs:
+        return []
+    if processes_of(rec) < 2:
+        runs = [xs]
+    else:
+        runs = process_blocks(rec) or []
+    return [b for b in map(time_blocks, runs) if b]
+
+
 def log_drift(records, alpha=ALPHA):
     """Did the machine move during one run? One log's lines are measured
     in the same rounds, so drift shows in all of them: the Kruskal-Wallis
     statistics of every line with enough samples add up, and their sum
     is tested against the chi-squared distribution with the summed
-    degrees of freedom (independent lines under no drift). A dict with
+    degrees of freedom (independent lines under no drift). A line of
+    several processes adds each process's statistic (line_blocks()): the
+    drift within each, not the differences between them. A dict with
     lines, h, df, p and drifted; None when no line has enough samples."""
     h = df = lines = 0
     for rec in records:
-        blocks = time_blocks(samples_of(rec) or [])
-        if not blocks:
+        runs = line_blocks(rec)
+        if not runs:
             continue
-        h += kruskal_wallis(blocks)["h"]
-        df += len(blocks) - 1
+        for blocks in runs:
+            h += kruskal_wallis(blocks)["h"]
+            df += len(blocks) - 1
         lines += 1
     if not lines:
         return None
@@ -295,3 +323,185 @@ def samples_of(rec):
     """The timed runs 2..N of a metric line (ns), or None."""
     s = rec.get("samples_ns")
     return list(s) if isinstance(s, list) and s else None
+
+
+# ------------------------------------------------ the process as the unit
+#
+# ntbench runs each strategy in several processes (processes=P on a
+# metric line): samples_ns= then holds P blocks of equal length, the warm
+# runs of process 1, then of process 2, ... Samples of one process share
+# its memory placement, frequency and neighbours, so the process, not the
+# sample, is what replicates. The verdicts pair the two strategies'
+# process medians (both ran in each process) and test their log ratios.
+# The image's own verdicts (lib/verdict.c) work in integers: process
+# medians by the integer median, ratios in millionths rounded down, the
+# interval's geometric means by an integer square root; so do these, so
+# that the two agree to the printed digits.
+
+# Ratios in millionths, as lib/verdict.c holds them.
+RATIO_SCALE = 1000000
+# The exact distribution's counts take n^3 steps: beyond this many
+# processes (ntbench runs at most 32) a line is not tested.
+PROCESSES_MAX = 256
+
+
+def processes_of(rec):
+    """How many processes a metric line was measured in: processes=,
+    1 where the line does not say (older logs, the image)."""
+    p = rec.get("processes")
+    return p if isinstance(p, int) and p >= 1 else 1
+
+
+def int_median(xs):
+    """The median as lib/bench.c's bench_median() takes it: the middle
+    value, or of the two middle ones the mean rounded down."""
+    s = sorted(xs)
+    n = len(s)
+    if not n:
+        return None
+    mid = n // 2
+    return s[mid] if n % 2 else (s[mid - 1] + s[mid]) // 2
+
+
+def process_blocks(rec, key="samples_ns"):
+    """The series @key of a metric line cut into its processes' blocks
+    ([[ns]], one per process), or None when the line has no such series
+    or it does not cut into processes= equal blocks."""
+    xs = rec.get(key)
+    p = processes_of(rec)
+    if not isinstance(xs, list) or not xs or len(xs) % p:
+        return None
+    m = len(xs) // p
+    return [xs[i * m:(i + 1) * m] for i in range(p)]
+
+
+def process_medians(rec):
+    """Each process's median of its warm runs (integer ns): from the
+    blocks of samples_ns=, else the line's own proc_medians_ns=; None
+    when neither gives processes= of them."""
+    blocks = process_blocks(rec)
+    if blocks:
+        return [int_median(b) for b in blocks]
+    meds = rec.get("proc_medians_ns")
+    if isinstance(meds, list) and len(meds) == processes_of(rec):
+        return list(meds)
+    return None
+
+
+_SR_COUNTS = {}
+
+
+def signed_rank_counts(n):
+    """For n nonzero differences of distinct sizes whose signs are, under
+    the null hypothesis, each + or - with probability 1/2: how many of the
+    2^n sign patterns give each T = 0..n(n+1)/2 (T: the sum of the ranks
+    of the positive ones). Rank n is either negative, adding nothing, or
+    positive, adding n: g(n, t) = g(n - 1, t) + g(n - 1, t - n)."""
+    if n in _SR_COUNTS:
+        return _SR_COUNTS[n]
+    counts = [1]
+    for k in range(1, n + 1):
+        row = counts + [0] * k
+        for t, c in enumerate(counts):
+            row[t + k] += c
+        counts = row
+    _SR_COUNTS[n] = counts
+    return counts
+
+
+def signed_rank_cdf(n, t):
+    """P(T <= t) under the null hypothesis, n nonzero differences."""
+    if t < 0:
+        return 0.0
+    counts = signed_rank_counts(n)
+    return sum(counts[:int(t) + 1]) / 2 ** n
+
+
+def signed_rank_p(n, t):
+    """The exact two-sided p-value of T = @t of n differences:
+    2 * min(P(T <= t), P(T >= t)), at most 1. The distribution is
+    symmetric: P(T >= t) = P(T <= n(n+1)/2 - t)."""
+    top = n * (n + 1) // 2
+    return min(1.0, 2 * min(signed_rank_cdf(n, t),
+                             signed_rank_cdf(n, top - t)))
+
+
+def signed_rank_critical(n, alpha):
+    """The largest k >= 1 with P(T <= k - 1) <= alpha / 2 (0 when none):
+    [W(k), W(M + 1 - k)] of the M = n(n+1)/2 sorted Walsh averages is the
+    Hodges-Lehmann interval at 1 - alpha."""
+    counts = signed_rank_counts(n)
+    total = 2 ** n
+    cum, k = 0, 0
+    for c in counts:
+        if (cum + c) / total > alpha / 2:
+            break
+        cum += c
+        k += 1
+    return k
+
+
+def wilcoxon_p(d):
+    """Exact two-sided p of the Wilcoxon signed-rank test of @d (nonzero
+    values) against 0: scipy.stats.wilcoxon. Its exact method gives way
+    to the normal approximation where a value is 0, so zeros are the
+    caller's to drop."""
+    try:
+        res = stats.wilcoxon(d, zero_method="wilcox",
+                             alternative="two-sided", method="exact")
+    except TypeError:                       # scipy before method=
+        res = stats.wilcoxon(d, zero_method="wilcox",
+                             alternative="two-sided", mode="exact")
+    return min(1.0, float(res.pvalue))
+
+
+def process_pairs(before, after, alpha=ALPHA):
+    """The paired test of two strategies measured in the same processes:
+    @before and @after their process medians (integer ns, process k of
+    one beside process k of the other). Per process the ratio r_k =
+    before / after in millionths (rounded down, as lib/verdict.c); the
+    speed-up is their integer median; the exact signed-rank test of
+    log r_k against 0, processes with r_k exactly 1 left out; the
+    Hodges-Lehmann interval of the speed-up from the geometric means
+    sqrt(r_i r_j), i <= j, of those processes. A dict: ratios (floats),
+    speedup, nonzero (processes with r_k != 1), p, ci ([low, high] or
+    None), testable, significant and, when not testable, why."""
+    if len(before) != len(after) or not before or \
+            min(before + after) <= 0:
+        return {"ratios": [], "speedup": None, "nonzero": 0, "p": None,
+                "ci": None, "testable": False, "significant": False,
+                "why": "no process medians to pair"}
+    scaled = [b * RATIO_SCALE // a for b, a in zip(before, after)]
+    out = {"ratios": [r / RATIO_SCALE for r in scaled],
+           "speedup": int_median(scaled) / RATIO_SCALE,
+           "p": None, "ci": None, "testable": False, "significant": False}
+    moved = [r for r in scaled if r != RATIO_SCALE]
+    n = out["nonzero"] = len(moved)
+    if n > PROCESSES_MAX:
+        out["why"] = f"more than {PROCESSES_MAX} processes"
+        return out
+    if not n or 2 / 2 ** n >= alpha:
+        # 2 / 2^n: the smallest two-sided p n processes can give.
+        out["why"] = (f"too few processes to reach significance "
+                      f"({n} of {len(scaled)} with a ratio other than 1; "
+                      f"at least {min_processes(alpha)})")
+        return out
+    out["p"] = wilcoxon_p([math.log(r / RATIO_SCALE) for r in moved])
+    out["testable"] = True
+    out["significant"] = out["p"] < alpha
+    k = signed_rank_critical(n, alpha)
+    if k:
+        walsh = sorted(math.isqrt(a * b) for i, a in enumerate(moved)
+                       for b in moved[i:])
+        out["ci"] = [walsh[k - 1] / RATIO_SCALE,
+                     walsh[len(walsh) - k] / RATIO_SCALE]
+    return out
+
+
+def min_processes(alpha=ALPHA):
+    """The fewest processes (with a ratio other than 1) whose exact
+    signed-rank test can reach p < alpha: 6 at alpha = 0.05."""
+    n = 1
+    while 2 / 2 ** n >= alpha:
+        n += 1
+    return n

@@ -2,13 +2,14 @@
 """Logs to test the report on, for its unit tests (test_*.py) and the
 readers' random-input loop (tests/fuzz/readers_fuzz.py): sample logs
 shaped like the image's and ntbench's output, logs generated with
-samples of a known median and spread, and the image's "# verdict" lines.
+samples of a known median and spread (in one process, or in several
+with offsets of their own), and the image's "# verdict" lines.
 """
 import math
 import random
 
 from reportlib.logs import parse_log, parse_logfmt
-from reportlib.stats import median
+from reportlib.stats import int_median, median
 
 
 # Synthetic logs with samples, for the statistics checks of --selftest:
@@ -20,17 +21,28 @@ def synth_samples(rng, med, cv, n):
             for _ in range(n)]
 
 
-def synth_line(rng, ident, med, cv, n, limit_ns=None, drift=None):
+def synth_line(rng, ident, med, cv, n, limit_ns=None, drift=None,
+               processes=None, factors=None):
     """One '# metric' line: @ident the keys that say what was measured
     (with bytes= and, for memmap lines, pages=); @drift: the machine's
-    speed in each quarter of the run, as factors."""
-    xs = synth_samples(rng, med, cv, n)
+    speed in each quarter of the run, as factors. @processes: None, a
+    line of a build before processes= (one process); else processes=
+    and, from 2, @n warm runs in each process, process k's at @med
+    times @factors[k], printed as ntbench prints them."""
+    p = processes or 1
+    if p > 1:
+        xs = []
+        for k in range(p):
+            xs += synth_samples(rng, med * (factors[k] if factors else 1),
+                                cv, n)
+    else:
+        xs = synth_samples(rng, med, cv, n)
     if drift:
-        xs = [round(x * drift[i * 4 // n]) for i, x in enumerate(xs)]
+        xs = [round(x * drift[i * 4 // len(xs)]) for i, x in enumerate(xs)]
     fields = parse_logfmt(ident)
     s = sorted(xs)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / n)
+    mean = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / len(xs))
     m = round(median(xs))
     line = (f"# metric {ident} runs={n + 1} first_ns={round(med * 3)} "
             f"median_ns={m} min_ns={s[0]} max_ns={s[-1]} "
@@ -43,7 +55,15 @@ def synth_line(rng, ident, med, cv, n, limit_ns=None, drift=None):
     if limit_ns:
         line += (f" limit_frac={limit_ns / m:.3f} limit=limit_nt256 "
                  "limit_best=limit_nt256")
-    return line + " samples_ns=" + ",".join(map(str, xs)) + " node=0"
+    if processes is None:
+        return line + " samples_ns=" + ",".join(map(str, xs)) + " node=0"
+    line += f" node=0 processes={p}"
+    if p > 1:
+        meds = [int_median(xs[k * n:(k + 1) * n]) for k in range(p)]
+        mid = int_median(meds)
+        line += (f" proc_medians_ns={','.join(map(str, meds))}"
+                 f" proc_spread={(max(meds) - min(meds)) / mid:.3f}")
+    return line + " samples_ns=" + ",".join(map(str, xs))
 
 
 SYNTH_MEMMAP = ("suite=bench_memmap_init strategy={} page_size={} "
@@ -58,25 +78,51 @@ SYNTH_LIMIT = "suite=bench_limit strategy={} variant={} bytes=1677721600"
 
 
 def synth_log(seed, cpu, memmap, nocache=(), n=15, cv=0.10, drift=None,
-              limit=()):
-    """@memmap: [(strategy, page size, mode, median ns)]; @nocache:
-    [(method, median ns)]; @limit: [(fill, variant, median ns)]; @drift:
-    as for synth_line(), the same for every line. Returns the text of a
-    log."""
+              limit=(), processes=None, machine_cv=0.0, placement_cv=0.0,
+              platform="host"):
+    """@memmap: [(strategy, page size, mode, median ns[, factors])];
+    @nocache: [(method, median ns[, factors])]; @limit: [(fill, variant,
+    median ns)]; @drift: as for synth_line(), the same for every line.
+    @processes: as for synth_line(); with 2 or more, @n warm runs a
+    process, and each process k runs at a speed of its own: a factor
+    for the whole process (the machine that day, log-normal of spread
+    @machine_cv, the same for every line), times one for each line in
+    it (where its buffers landed, log-normal of spread @placement_cv,
+    drawn alike for every line, so that two lines differ by nothing
+    systematic), times a line's planted @factors[k] where it has them.
+    @platform: the header's platform=, None for none (the image).
+    Returns the text of a log."""
     rng = random.Random(seed)
+    p = processes or 1
+    # One process draws nothing more, so that a seed gives the logs it
+    # gave before processes= was printed.
+    machine = [math.exp(rng.gauss(0, machine_cv)) for _ in range(p)] \
+        if p > 1 else [1.0]
+
+    def line(ident, med, planted=None, **kw):
+        factors = [machine[k] * math.exp(rng.gauss(0, placement_cv))
+                   * (planted[k] if planted else 1)
+                   for k in range(p)] if p > 1 else None
+        return synth_line(rng, ident, med, cv, n, processes=processes,
+                          factors=factors, **kw)
+
+    where = f" platform={platform}" if platform else ""
     out = ["KTAP version 1", "1..2",
-           f'# ntboot 0.1+gSYNTH platform=host cpu="{cpu}" smp=2']
-    for strategy, size, mode, med in memmap:
+           f'# ntboot 0.1+gSYNTH{where} cpu="{cpu}" smp=2']
+    if p > 1:
+        out += [f"# process {k + 1}/{p} seed={seed * 100 + k} pid={4000 + k}"
+                for k in range(p)]
+    for strategy, size, mode, med, *planted in memmap:
         ident = SYNTH_MEMMAP.format(strategy, size, size, mode,
                                     26214400 * size)
-        out.append(synth_line(rng, ident, med, cv, n,
-                              limit_ns=60e6 * size / 64, drift=drift))
-    for method, med in nocache:
-        out.append(synth_line(rng, SYNTH_NOCACHE.format(method), med, cv, n,
-                              drift=drift))
+        out.append(line(ident, med, *planted, limit_ns=60e6 * size / 64,
+                        drift=drift))
+    for method, med, *planted in nocache:
+        out.append(line(SYNTH_NOCACHE.format(method), med, *planted,
+                        drift=drift))
     for fill, variant, med in limit:
-        out.append(synth_line(rng, SYNTH_LIMIT.format(fill, variant), med,
-                              cv, n, drift=drift))
+        out.append(line(SYNTH_LIMIT.format(fill, variant), med,
+                        drift=drift))
     out.append("ntboot: 2 passed, 0 failed, 0 skipped")
     return "\n".join(out) + "\n"
 
@@ -103,18 +149,23 @@ def drifting_run(rng, med, cv, n, regimes):
     return [max(1, round(x)) for x in out]
 
 
-def own_verdict_line(v, word=None):
-    """A "# verdict" line as lib/verdict.c prints it, from verdicts()."""
+def own_verdict_line(v, word=None, scope=None, old=False):
+    """A "# verdict" line as lib/verdict.c prints it, from verdicts():
+    @word, @scope in place of the verdict's own; @old: as a build before
+    scope= printed it (no scope=, processes=, test=)."""
     where = (f"page_size={v['page_size']} mode={v['mode']}"
              if "page_size" in v else f"chunk={v['chunk']}")
     ci = v["speedup_ci"]
     ci = (f"ci_low={ci[0]:.3f} ci_high={ci[1]:.3f}" if ci
           else "ci_low=- ci_high=-")
     p = "-" if v["p"] is None else f"{v['p']:.6f}"
+    unit = "" if old else (f'scope={scope or v["scope"]} '
+                           f'processes={v["processes"]} ')
+    test = "" if old else f'test={v.get("test") or "-"} '
     return (f'    # verdict claim="{v["subject"]}" what="{v["what"]}" '
             f'before={v["before"]} after={v["after"]} {where} '
-            f'speedup={v["speedup"]:.3f} {ci} p={p} '
-            f'n={v["n_before"]}+{v["n_after"]} '
+            f'speedup={v["speedup"]:.3f} {ci} p={p} {unit}'
+            f'n={v["n_before"]}+{v["n_after"]} {test}'
             f'verdict="{word or v["verdict"]}"\r')
 
 

@@ -21,7 +21,12 @@ from reportlib.formatting import (
     md_table,
     ordered_unique,
 )
-from reportlib.stats import median_ci, samples_of
+from reportlib.stats import (
+    median_ci,
+    process_medians,
+    processes_of,
+    samples_of,
+)
 from reportlib.verdicts import verdict_section, verdicts
 
 
@@ -35,15 +40,23 @@ def by_log(records):
 
 
 def rec_ci(rec):
-    """The median's interval of a metric line, from its samples."""
+    """The median's interval of a metric line: from its samples, or for
+    a line of several processes from its process medians (the samples of
+    one process are not independent of it, the processes are)."""
     xs = samples_of(rec)
+    if xs and processes_of(rec) > 1:
+        xs = process_medians(rec)
     ci = median_ci(xs, level.ALPHA) if xs else None
     return (ci[0], ci[1]) if ci else None
 
 
 def n_of(rec):
+    """The samples of a line, and the processes they came from."""
     xs = samples_of(rec)
-    return str(len(xs)) if xs else "-"
+    if not xs:
+        return "-"
+    p = processes_of(rec)
+    return f"{len(xs)} in {p}" if p > 1 else str(len(xs))
 
 
 def spread(rec):
@@ -65,7 +78,9 @@ def samples_note(records):
 
 def table_memmap(records, multi):
     out = ["Median of runs 2..N with its " + ci_title() + " (order "
-           "statistics; n: samples). vs slow: the slow path's median over "
+           "statistics of the samples, or of the process medians where a "
+           "line ran in several processes; n: samples, \"in P\": from P "
+           "processes). vs slow: the slow path's median over "
            "this "
            "strategy's (same log, struct page size and mode). % of limit: "
            "the fastest fill of the same bytes in the same rounds "
@@ -370,10 +385,15 @@ def csv_report(logs):
 def fleet_markdown(claims):
     out = ["# ntboot fleet", "",
            "Per claim of the postings, a row per CPU model: the runs "
-           "stored, the machines and builds they came from, the measured "
+           "stored, the machines and builds they came from, what "
+           "replicates (unit: the runs; one run's processes; or one "
+           "process or boot, which replicates nothing), the measured "
            "speed-up (geometric mean of the runs'), its interval (one run: "
            "the run's own; several: Welch's across the runs), the verdict "
-           "and measured/posted (docs/statistics.md, \"Many machines\")."]
+           "and measured/posted (docs/statistics.md, \"Many machines\"). "
+           "A word \"seen (reversed) in one process / boot\" is one "
+           "observation, not a finding: confirmed or reversed on this CPU "
+           "take several runs, or one run of several processes."]
     for title, rows in claims:
         table = []
         for r in rows:
@@ -381,12 +401,14 @@ def fleet_markdown(claims):
                   else "-")
             table.append([r["cpu_model"], r["cpu"] or "-", str(r["runs"]),
                           str(r["machines"]), str(r["builds"]),
+                          r.get("unit", "-"),
                           f"{r['speedup']:.2f}x" if r["speedup"] else "-",
                           ci, r["verdict"],
                           f"{r['measured_over_posted']:.2f}"
                           if r["measured_over_posted"] else "-"])
         out += ["", f"## {title}", ""]
         out.append(md_table(["CPU model", "CPU", "runs", "machines",
-                             "builds", "speed-up", "interval", "verdict",
-                             "measured/posted"], table, "llrrrrrll"))
+                             "builds", "unit", "speed-up", "interval",
+                             "verdict", "measured/posted"], table,
+                            "llrrrlrrll"))
     return "\n".join(out) + "\n"

@@ -1,11 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of tools/report --db (reportlib.fleet), through the command."""
 import json
+import math
 import os
 import random
+import sqlite3
 import subprocess
 import tempfile
 import unittest
+
+from scipy import stats
+
+from reportlib.logs import parse_log
+from reportlib.stats import compare_samples
+from reportlib.synth import synth_log
+from reportlib.verdicts import CLAIMS
 
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPORT = os.path.join(TOOLS, "report")
@@ -98,8 +107,73 @@ class Fleet(unittest.TestCase):
         self.assertEqual(rows["AuthenticAMD 26/2/0"]["verdict"],
                          "no verdict: emulated CPU (TCG)")
         self.assertLess(rows["AuthenticAMD 26/2/0"]["speedup"], 1)
+        # One run of one process: what it saw, not a finding.
         self.assertEqual(rows["GenuineIntel 6/167/1"]["verdict"],
-                         "confirmed")
+                         "seen in one process")
+
+    def test_one_run_is_one_observation_never_confirmed(self):
+        # ntbench in one process, the image in one boot: each run's word
+        # says so, however clear its samples.
+        boot = log_text("amd", 5e6, 6.5e6, 30).replace(
+            "platform=host ", "")
+        paths = [self.write("i.log", log_text("intel", 16e6, 6e6, 1)),
+                 self.write("a.log", boot)]
+        self.assertEqual(self.report("add", *paths).returncode, 0)
+        rows = self.step_rows()
+        intel = rows["GenuineIntel 6/167/1"]
+        amd = rows["AuthenticAMD 26/2/0"]
+        self.assertEqual((intel["verdict"], intel["unit"]),
+                         ("seen in one process", "one process"))
+        self.assertEqual((amd["verdict"], amd["unit"]),
+                         ("seen reversed in one boot", "one boot"))
+        text = self.report("fleet").stdout
+        self.assertIn("| one process |", text)
+
+    def test_one_run_of_8_processes_is_replicated(self):
+        cpu = "Example Processes CPU"
+        text = synth_log(3, cpu, [("tmpl_memcpy", 64, "fsdax", 16e6),
+                                  ("tmpl_nt_fixed", 64, "fsdax", 6e6)],
+                         n=10, cv=0.01, processes=8, machine_cv=0.05,
+                         placement_cv=0.02)
+        self.assertEqual(self.report("add", self.write("p.log", text))
+                         .returncode, 0)
+        row = self.step_rows()[cpu]
+        self.assertEqual((row["runs"], row["unit"], row["verdict"]),
+                         (1, "8 processes", "confirmed"))
+
+    def test_a_history_from_before_scope_reads_as_seen(self):
+        # A history written before verdicts had a scope: its tables lack
+        # the columns, its one-run "confirmed" was one process's.
+        db = sqlite3.connect(self.db)
+        db.executescript("""
+            CREATE TABLE logs (id INTEGER PRIMARY KEY, sha256 TEXT UNIQUE
+                NOT NULL, name TEXT NOT NULL, cpu_model TEXT NOT NULL,
+                cpu_brand TEXT, microcode TEXT, machine TEXT NOT NULL,
+                build TEXT, header TEXT NOT NULL,
+                added TEXT DEFAULT CURRENT_TIMESTAMP);
+            CREATE TABLE verdicts (log_id INTEGER NOT NULL, subject TEXT
+                NOT NULL, what TEXT NOT NULL, page_size INTEGER, mode TEXT,
+                map TEXT, before TEXT, after TEXT, speedup REAL,
+                ci_low REAL, ci_high REAL, p REAL, verdict TEXT,
+                posted_speedup REAL);
+            INSERT INTO logs VALUES (1, 'x', 'old.log', 'Old CPU', 'Old',
+                NULL, 'm1', '0.1', '{"platform": "host", "cpu": "Old"}',
+                NULL);
+        """)
+        step = CLAIMS[2]
+        db.execute("INSERT INTO verdicts VALUES (1, ?, ?, 64, 'fsdax', "
+                   "'dev', 'tmpl_memcpy', 'tmpl_nt_fixed', 2.5, 2.4, 2.6, "
+                   "0.001, 'confirmed', NULL)",
+                   (step["subject"], step["what"]))
+        db.commit()
+        db.close()
+        row = self.step_rows()["Old CPU"]
+        self.assertEqual((row["verdict"], row["unit"]),
+                         ("seen in one process", "one process"))
+        # A log added now goes in beside it.
+        path = self.write("n.log", log_text("intel", 16e6, 6e6, 1))
+        self.assertEqual(self.report("add", path).returncode, 0)
+        self.assertEqual(len(self.step_rows()), 2)
 
     def test_broken_header_is_refused(self):
         good = self.write("g.log", log_text("intel", 16e6, 6e6, 1))
@@ -159,15 +233,20 @@ def tight_log(nt_ns, seed):
 
 
 class Spread(unittest.TestCase):
-    """--compare A B --db FILE: one run a side, held to the between-run
-    spread the history measured on that CPU model."""
+    """--compare A B: one run (one process) a side. Without --db nothing
+    is tested, however tight each run's samples; with --db FILE, the
+    difference is held to the between-run spread the history measured
+    on that CPU model (Student's t with the history's degrees of
+    freedom): 1% lies within four runs 1.5% apart, 15% does not."""
+
+    HISTORY = (1.0, 1.02, 0.985, 1.01)
 
     def test_within_and_beyond_the_spread(self):
         with tempfile.TemporaryDirectory() as tmp:
             db = os.path.join(tmp, "h.db")
             # Four earlier runs of one build, 2% apart from each other.
             hist = []
-            for k, f in enumerate((1.0, 1.02, 0.985, 1.01)):
+            for k, f in enumerate(self.HISTORY):
                 hist.append(os.path.join(tmp, f"h{k}.log"))
                 with open(hist[-1], "w") as out:
                     out.write(tight_log(6e6 * f, k))
@@ -186,14 +265,55 @@ class Spread(unittest.TestCase):
                 self.assertEqual(res.returncode, 0, res.stderr)
                 return json.loads(res.stdout)[0]
 
+            # The premise: the samples of A and B, 0.1% around medians 1%
+            # apart, would call the 1% difference by themselves.
+            recs = []
+            for path in paths[:2]:
+                with open(path) as f:
+                    recs.append(parse_log(f.read(), path, "X").metrics[0])
+            self.assertTrue(compare_samples(recs[0]["samples_ns"],
+                                            recs[1]["samples_ns"])
+                            ["significant"], "the premise: the samples' "
+                            "own test calls 1%")
+            # Without --db: one process a side, nothing tested.
             plain = row(paths[1])
-            self.assertTrue(plain["significant"], plain)
+            self.assertTrue(not plain["significant"]
+                            and not plain["testable"]
+                            and plain["p"] is None and plain["test"] is None
+                            and plain["scope"] == "one-process"
+                            and plain["n_a"] == plain["n_b"] == 1
+                            and "cannot be seen" in plain["why"], plain)
+            # With --db: Student's t against the history's spread.
+            # Its spread: the history's runs' log medians, to within
+            # their samples' 0.1%.
+            logs = [math.log(f) for f in self.HISTORY]
+            mean = sum(logs) / len(logs)
+            sd = math.sqrt(sum((x - mean) ** 2 for x in logs)
+                           / (len(logs) - 1))
             held = row(paths[1], "--db", db)
-            self.assertFalse(held["significant"], held)
-            self.assertTrue(held["within_spread"], held)
+            self.assertTrue(held["testable"] and held["scope"] == "history"
+                            and held["test"] == "history-t"
+                            and not held["significant"]
+                            and held["p"] >= 0.05
+                            and held["within_spread"]
+                            and abs(held["spread"] - math.expm1(sd)) < 2e-3
+                            and held["ratio_ci"][0] < 1.01
+                            < held["ratio_ci"][1], held)
+            # Student's t with the history's 3 degrees of freedom (four
+            # runs of one build), the difference of two single runs
+            # spreading sqrt(2) times one run: the interval by hand.
+            half = (stats.t.ppf(0.975, 3) * math.sqrt(2)
+                    * math.log1p(held["spread"]))
+            d = math.log(held["ratio"])
+            self.assertTrue(all(abs(got - want) < 1e-9 for got, want in zip(
+                held["ratio_ci"], (math.exp(d - half), math.exp(d + half)))),
+                f"t interval, 3 df: {held['ratio_ci']}")
             big = row(paths[2], "--db", db)
-            self.assertTrue(big["significant"], big)
-            self.assertFalse(big["within_spread"], big)
+            self.assertTrue(big["testable"] and big["scope"] == "history"
+                            and big["significant"] and big["p"] < 0.05
+                            and not big["within_spread"]
+                            and 1.14 < big["ratio"] < 1.16
+                            and big["ratio_ci"][0] > 1, big)
 
 
 if __name__ == "__main__":

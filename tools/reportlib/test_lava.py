@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of reportlib.lava: python3 -m unittest discover -s tools/reportlib
 -t tools"""
+import glob
 import json
 import os
+import re
 import subprocess
 import tempfile
 import unittest
+
+import yaml
 
 from reportlib import lava
 
@@ -84,6 +88,56 @@ class JobLog(unittest.TestCase):
 
 
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# A line of several processes, as ntbench prints it, and the same line
+# as one process of a build before processes= printed it.
+PROCESS_LINE = (
+    "# metric suite=bench_memmap_init strategy=tmpl_nt_fixed page_size=64 "
+    "layout=64 mode=fsdax map=dev pages=2063872 written=2063872 "
+    "bytes=132087808 runs=4 first_ns=9000 median_ns=6000 min_ns=5900 "
+    "max_ns=6100 mean_ns=6000 stddev_ns=50 ns_per_page=0.003 gbps=22.01 "
+    "drain=on node=0 processes=3 proc_medians_ns=6000,5950,6050 "
+    "proc_spread=0.017 samples_ns=6000,5990,6010,5950,5900,5960,6050,"
+    "6040,6100")
+ONE_PROCESS_LINE = re.sub(r" processes=.*samples_ns=", " samples_ns=",
+                          PROCESS_LINE)
+
+
+class CaseNames(unittest.TestCase):
+    """The job definitions' monitor pattern names a metric line's test
+    case after its key=value words up to the first measured one: the keys
+    of several processes come after runs= and take no part, so a line of
+    one process and of several are the same case."""
+
+    def patterns(self):
+        out = []
+        for path in glob.glob(os.path.join(TOOLS, "lava", "*-job.yaml")):
+            with open(path) as f:
+                job = yaml.safe_load(f)
+            for action in job["actions"]:
+                for mon in action.get("test", {}).get("monitors", []):
+                    out.append((os.path.basename(path), mon["pattern"]))
+        self.assertTrue(out, "no monitor pattern in tools/lava/*-job.yaml")
+        return out
+
+    def test_process_keys_are_not_in_the_case_name(self):
+        for name, pattern in self.patterns():
+            rx = re.compile(pattern)
+            many = rx.search(PROCESS_LINE + "\n").groupdict()
+            one = rx.search(ONE_PROCESS_LINE + "\n").groupdict()
+            self.assertEqual(many["test_case_id"], one["test_case_id"],
+                             name)
+            self.assertNotIn("proc", many["test_case_id"], name)
+            self.assertEqual((many["measurement"], many["units"]),
+                             ("6000", "ns"), name)
+
+    def test_a_boot_keeps_its_process_lines(self):
+        # ntbench's "# process k/P" diagnostics go along with the boot.
+        text = BOOT.replace("ok 1 first", "# process 1/3 seed=7 pid=99\n"
+                            "ok 1 first")
+        got = lava.boots(job_log([text], [4]))
+        self.assertEqual(got[0][1], text)
+        self.assertIsNone(lava.check_boot(got[0][1], got[0][3]))
 
 
 def bench_boot(median):

@@ -7,7 +7,13 @@ python3 -m unittest discover -s tools/reportlib -t tools
 import unittest
 
 from reportlib.logs import LogfmtError, parse_log, parse_logfmt, typed
-from reportlib.stats import samples_of
+from reportlib.stats import (
+    int_median,
+    process_blocks,
+    process_medians,
+    processes_of,
+    samples_of,
+)
 from reportlib.synth import (
     ZEN5,
     ZEN5_MEMMAP,
@@ -90,6 +96,29 @@ class Values(unittest.TestCase):
                         and typed("-12") == -12,
                         "numbers beyond 64 bits stay text (found by "
                         "readers_fuzz)")
+
+    def test_a_line_of_several_processes(self):
+        text = synth_log(2, ZEN5, ZEN5_MEMMAP[:1], n=4, cv=0.05,
+                         processes=3, machine_cv=0.1)
+        log = parse_log(text, "p", "P")
+        rec = log.metrics[0]
+        self.assertEqual(rec["processes"], 3)
+        self.assertTrue(isinstance(rec["proc_medians_ns"], list)
+                        and len(rec["proc_medians_ns"]) == 3
+                        and isinstance(rec["proc_spread"], float), rec)
+        self.assertEqual(len(samples_of(rec)), 12)
+        self.assertEqual(process_blocks(rec)[1], rec["samples_ns"][4:8])
+        self.assertEqual(process_medians(rec), rec["proc_medians_ns"])
+        # The "# process k/P" lines are diagnostics: nothing is read.
+        self.assertIn("# process 2/3 seed=", text)
+        self.assertEqual((len(log.metrics), log.own_verdicts, log.warnings),
+                         (1, [], []))
+
+    def test_a_line_without_processes_is_one_process(self):
+        rec = sample_image_a().metrics[1]
+        self.assertEqual(processes_of(rec), 1)
+        self.assertIsNone(process_blocks(rec))
+        self.assertEqual(int_median([1, 2, 4, 9]), 3)
 
     def test_samples_ns_is_read_as_a_list(self):
         a = parse_log(synth_log(1, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE), "a", "A")

@@ -19,12 +19,20 @@ from reportlib.stats import (
     compare_runs,
     compare_samples,
     kruskal_wallis,
+    line_blocks,
+    log_drift,
     mann_whitney,
     median_ci,
+    min_processes,
+    process_pairs,
     run_drift,
+    signed_rank_counts,
+    signed_rank_critical,
+    signed_rank_p,
     time_blocks,
     u_counts,
     u_critical,
+    wilcoxon_p,
 )
 from reportlib.synth import drifting_run, synth_samples
 
@@ -123,6 +131,84 @@ class UDistribution(unittest.TestCase):
                 size = 2 * sum(u_counts(m, m)[:k]) / math.comb(2 * m, m)
                 self.assertTrue(0 < size <= level.ALPHA,
                                 f"size of the exact test, {m}+{m}: {size}")
+
+
+class SignedRank(unittest.TestCase):
+    """The exact null distribution of the signed-rank statistic counted
+    here (it gives the Hodges-Lehmann interval's critical values) against
+    scipy's exact p-values, and the paired test of process medians."""
+
+    def test_counts_add_up_and_are_symmetric(self):
+        for n in range(1, 16):
+            c = signed_rank_counts(n)
+            self.assertEqual(sum(c), 2 ** n)
+            self.assertEqual(len(c), n * (n + 1) // 2 + 1)
+            self.assertEqual(c, c[::-1], f"n={n} symmetric")
+
+    def test_counts_of_3_by_hand(self):
+        # Subsets of {1, 2, 3} by their sum: {} {1} {2} {3},{1,2} {1,3}
+        # {2,3} {1,2,3}.
+        self.assertEqual(signed_rank_counts(3), [1, 1, 1, 2, 1, 1, 1])
+
+    def test_exact_p_values_match_scipys_without_ties(self):
+        rng = random.Random(34)
+        for n in range(6, 16):
+            for _ in range(12):
+                # Distinct sizes, random signs: no ties, no zeros.
+                sizes = rng.sample(range(1, 1000), n)
+                d = [x / 1000 * rng.choice((-1, 1)) for x in sizes]
+                ranks = {x: i + 1 for i, x in enumerate(sorted(sizes))}
+                t = sum(ranks[x] for x, v in zip(sizes, d) if v > 0)
+                want = float(stats.wilcoxon(d, zero_method="wilcox",
+                                            method="exact").pvalue)
+                self.assertAlmostEqual(signed_rank_p(n, t), want, places=12,
+                                       msg=f"n={n} T={t}")
+                self.assertAlmostEqual(wilcoxon_p(d), want, places=12)
+
+    def test_size_of_the_exact_test_is_at_most_alpha(self):
+        for n in range(1, 21):
+            c = signed_rank_counts(n)
+            size = sum(x for t, x in enumerate(c)
+                       if signed_rank_p(n, t) < 0.05) / 2 ** n
+            self.assertLessEqual(size, 0.05, f"n={n}")
+
+    def test_six_processes_are_the_fewest_that_can_be_significant(self):
+        self.assertEqual(min_processes(0.05), 6)
+        self.assertEqual(signed_rank_p(6, 0), 2 / 64)
+        self.assertEqual(signed_rank_p(5, 0), 2 / 32)
+        self.assertEqual(signed_rank_critical(6, 0.05), 1)
+        self.assertEqual(signed_rank_critical(5, 0.05), 0)
+
+    def test_critical_values_against_the_table(self):
+        # The two-sided 5% critical values of T (reject at T <= value)
+        # in the usual tables: n=8: 3, n=10: 8, n=15: 25, n=20: 52. The
+        # interval's k is one more.
+        for n, table in ((8, 3), (10, 8), (15, 25), (20, 52)):
+            self.assertEqual(signed_rank_critical(n, 0.05), table + 1,
+                             f"n={n}")
+
+    def test_paired_processes_in_integer_millionths(self):
+        # Before 3 ms, after 2 ms in each of 6 processes, but for one
+        # process that ran them alike (ratio 1: left out, so 5 remain).
+        before = [3000, 3003, 2997, 3010, 2990, 2000]
+        after = [2000, 2001, 1999, 2003, 1995, 2000]
+        pt = process_pairs(before, after)
+        self.assertEqual(pt["nonzero"], 5)
+        self.assertFalse(pt["testable"])
+        self.assertIn("too few processes", pt["why"])
+        self.assertEqual(pt["ratios"][0], 1.5)
+        # 3003 / 2001 = 1.500749..., rounded down in millionths.
+        self.assertEqual(pt["ratios"][1], 1.500749)
+        pt = process_pairs(before[:5] + [2950], after)
+        self.assertTrue(pt["testable"] and pt["significant"])
+        self.assertEqual(pt["p"], 2 / 64)
+        # Speed-up: the integer median of the millionths.
+        ms = sorted(b * 10 ** 6 // a for b, a in zip(before[:5] + [2950],
+                                                    after))
+        self.assertEqual(pt["speedup"], (ms[2] + ms[3]) // 2 / 10 ** 6)
+        # n = 6: k = 1, the interval is the smallest and the largest
+        # ratio.
+        self.assertEqual(pt["ci"], [ms[0] / 10 ** 6, ms[-1] / 10 ** 6])
 
 
 class MannWhitney(unittest.TestCase):
@@ -292,6 +378,54 @@ class Drift(unittest.TestCase):
         d = run_drift([100] * 8 + [110] * 8)
         self.assertTrue(d["drifted"] and abs(d["drift"] - 0.1) < 1e-9,
                         f"a 10% step within a run: {d}")
+
+    @staticmethod
+    def six_process_lines(rng, step=1.0):
+        """Four lines of six processes (processes=6), 15 warm runs each
+        at 2% scatter, the processes at offsets 20% apart; @step: each
+        process's second half that much slower than its first."""
+        offsets = (1.0, 1.2, 1.05, 1.15, 1.1, 1.0)
+        recs = []
+        for med in (300e6, 82e6, 184e6, 124e6):
+            xs = []
+            for off in offsets:
+                xs += [round(x * (step if i >= 8 else 1)) for i, x in
+                       enumerate(synth_samples(rng, med * off, 0.02, 15))]
+            recs.append({"processes": 6, "samples_ns": xs})
+        return recs
+
+    def test_processes_apart_but_each_steady_are_not_drift(self):
+        # At most 6% of trials, as for steady runs of one process.
+        rng = random.Random(DRIFT_SEED)
+        trials = 100
+        logs = [self.six_process_lines(rng) for _ in range(trials)]
+        # The premise: quarters cut across the pooled samples straddle
+        # the processes and call every line drifted.
+        self.assertTrue(all(run_drift(r["samples_ns"])["drifted"]
+                            for r in logs[0]),
+                        "the premise: the pooled samples' quarters drift")
+        first = log_drift(logs[0])
+        self.assertTrue(first["lines"] == 4 and first["df"] == 4 * 6 * 3
+                        and all(len(line_blocks(r)) == 6 for r in logs[0]),
+                        f"each process's quarters: {first}")
+        drifted = sum(log_drift(recs)["drifted"] for recs in logs)
+        self.assertTrue(drifted <= 0.06 * trials,
+                        f"six steady processes 20% apart called drifted: "
+                        f"{drifted} of {trials}")
+
+    def test_a_drift_within_each_process_is_still_seen(self):
+        rng = random.Random(DRIFT_SEED)
+        trials = 20
+        drifted = sum(log_drift(self.six_process_lines(rng, step=1.1))
+                      ["drifted"] for _ in range(trials))
+        self.assertEqual(drifted, trials,
+                         "each process 10% slower in its second half")
+
+    def test_a_line_not_cut_into_its_processes_tells_no_drift(self):
+        rec = {"processes": 6, "samples_ns": list(range(1, 90))}
+        self.assertTrue(line_blocks(rec) == []
+                        and log_drift([rec]) is None,
+                        "89 samples do not cut into 6 processes")
 
     def test_steady_runs_are_rarely_called_drifted(self):
         # At most 6% of trials: alpha, and the chi-squared

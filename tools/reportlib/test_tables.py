@@ -155,6 +155,22 @@ class Markdown(unittest.TestCase):
                         "memmap row: median, CI, n, first, ns/page, GB/s, "
                         "vs slow, % of limit")
 
+    def test_a_line_of_several_processes_has_their_interval(self):
+        # 8 processes of 10 warm runs, 20% apart: the interval of the
+        # median is that of the 8 process medians (order statistics: at
+        # 8, the smallest to the largest), not of the 80 samples.
+        log = parse_log(synth_log(4, ZEN5, ZEN5_MEMMAP[:1], n=10, cv=0.01,
+                                  processes=8, machine_cv=0.2), "p", "P")
+        rec = log.metrics[0]
+        meds = sorted(rec["proc_medians_ns"])
+        md = markdown_report([log])
+        row = next(r for r in table_rows(md) if "| slow " in r)
+        self.assertIn("| 80 in 8 |", row)
+        lo, hi = (float(x) for x in re.search(
+            r"\[([0-9.]+) ms, ([0-9.]+) ms\]", row).groups())
+        self.assertAlmostEqual(lo, meds[0] / 1e6, delta=0.01)
+        self.assertAlmostEqual(hi, meds[-1] / 1e6, delta=0.01)
+
     def test_lines_without_samples_say_intervals_need_them(self):
         self.assertIn("Lines without samples_ns=", self.md,
                       "older logs: CIs need samples")

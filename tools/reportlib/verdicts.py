@@ -3,16 +3,42 @@
 
 CLAIMS lists them; claim_pairs() finds each claim's two lines in a log
 (a pair per struct page size or per drain setting), verdicts() tests
-them with the U test of their samples and gives each pair one word
-(judge()): confirmed, not confirmed, reversed on this CPU or untested.
+them and gives each pair one word (judge()). What the word may say
+depends on what replicates in the log (its scope):
+
+  - processes: lines measured in several processes (processes=P, P >= 2)
+    are judged by their processes, paired (both strategies ran in each):
+    the exact Wilcoxon signed-rank test of the log ratios of the process
+    medians, the median ratio, a Hodges-Lehmann interval. Words:
+    confirmed, reversed on this CPU, split between processes, not
+    confirmed, untested.
+  - one-process (ntbench, one process) and one-boot (the image): the
+    samples of one process are not independent of it, so the U test of
+    its samples says what was seen there and no more: seen (reversed) in
+    one process / boot, not confirmed, untested.
+
 verdict_section() is the report's Markdown section of them;
 check_verdicts() (--check-verdicts) holds the log's own "# verdict"
-lines, which the image prints (lib/verdict.c), to the same verdicts.
+lines, which the image and ntbench print (lib/verdict.c), to the same
+verdicts; a line without scope= (an older build) is held to the words
+that build gave the same outcome (confirmed and reversed on this CPU
+for what is now seen, or seen reversed, in one process or boot).
 """
 from reportlib import level
 from reportlib.compare import identity
 from reportlib.formatting import ci_title, fmt_ci, fmt_ns, fmt_p, md_table
-from reportlib.stats import MIN_SAMPLES, compare_samples, samples_of
+from reportlib.logs import PROCESS_KEYS
+from reportlib.stats import (
+    MIN_SAMPLES,
+    compare_samples,
+    int_median,
+    min_processes,
+    process_blocks,
+    process_medians,
+    process_pairs,
+    processes_of,
+    samples_of,
+)
 
 
 # Each claim of the patch postings, as a ratio of two figures this project
@@ -62,6 +88,39 @@ CONFIRMED = "confirmed"
 NOT_CONFIRMED = "not confirmed"
 REVERSED = "reversed on this CPU"
 UNTESTED = "untested"
+SPLIT = "split between processes"
+SEEN_PROCESS = "seen in one process"
+SEEN_REVERSED_PROCESS = "seen reversed in one process"
+SEEN_BOOT = "seen in one boot"
+SEEN_REVERSED_BOOT = "seen reversed in one boot"
+
+# What replicates: the process (processes=P, P >= 2), or nothing beyond
+# the one process of ntbench or the one boot of the image.
+SCOPE_PROCESSES = "processes"
+SCOPE_PROCESS = "one-process"
+SCOPE_BOOT = "one-boot"
+
+# Within one process or boot: (significant and the claimed way,
+# significant and the other way).
+SEEN = {SCOPE_PROCESS: (SEEN_PROCESS, SEEN_REVERSED_PROCESS),
+        SCOPE_BOOT: (SEEN_BOOT, SEEN_REVERSED_BOOT)}
+# The word a build before scope= printed for the same outcome.
+OLD_WORD = {SEEN_PROCESS: CONFIRMED, SEEN_BOOT: CONFIRMED,
+            SEEN_REVERSED_PROCESS: REVERSED, SEEN_REVERSED_BOOT: REVERSED}
+
+
+def one_replicate(word):
+    """True for a word that says what one process or boot showed: a
+    single observation, never a replicated finding."""
+    return word in OLD_WORD
+
+
+def scope_of(log, processes):
+    """The scope of a pair of lines measured in @processes processes."""
+    if processes >= 2:
+        return SCOPE_PROCESSES
+    return SCOPE_PROCESS if log.header.get("platform") == "host" \
+        else SCOPE_BOOT
 
 
 def claim_pairs(claim, records):
@@ -79,7 +138,11 @@ def claim_pairs(claim, records):
     key = claim["key"]
 
     def rest(r):
-        return tuple((k, v) for k, v in identity(r) if k != key)
+        # processes=, proc_*: how each line was measured, not what
+        # (reportlib.logs.PROCESS_KEYS); a pair that disagrees on them
+        # is judged untested, not left out.
+        return tuple((k, v) for k, v in identity(r)
+                     if k != key and k not in PROCESS_KEYS)
 
     pairs = []
     for after in [r for r in recs if r.get(key) == claim["after"]]:
@@ -93,15 +156,83 @@ def claim_pairs(claim, records):
     return pairs
 
 
-def judge(st, posted_ratio):
-    """One word for a comparison of before/after samples."""
+def judge(st, posted_ratio, scope=None):
+    """One word for a comparison of before/after samples (@st: the U
+    test of compare_samples(), after against before). @scope: one-process
+    or one-boot says what was seen there; None, the words of a build
+    before scope= (confirmed, reversed on this CPU)."""
     if not st["testable"]:
         return UNTESTED
     if not st["significant"]:
         return NOT_CONFIRMED
     faster = st["ratio"] is not None and st["ratio"] < 1
     claimed_faster = posted_ratio is None or posted_ratio > 1
+    same, other = SEEN.get(scope, (CONFIRMED, REVERSED))
+    return same if faster == claimed_faster else other
+
+
+def judge_processes(pt, posted_ratio):
+    """One word for the paired test of the process medians (@pt:
+    process_pairs(), ratios before / after)."""
+    if not pt["testable"]:
+        return UNTESTED
+    ratios = pt["ratios"]
+    if not pt["significant"]:
+        if min(ratios) < 1 < max(ratios):
+            return SPLIT
+        return NOT_CONFIRMED
+    faster = pt["speedup"] > 1
+    claimed_faster = posted_ratio is None or posted_ratio > 1
     return CONFIRMED if faster == claimed_faster else REVERSED
+
+
+def judge_one(v, before, after, sb, sa, posted_ratio):
+    """The U test of the pooled samples of one process or boot, into
+    @v."""
+    if not (sb and sa):
+        v["why"] = "no samples_ns= on these lines"
+        return judge({"testable": False}, posted_ratio, v["scope"])
+    # The test of after against before; the speed-up is the inverse
+    # of the time ratio after / before.
+    st = compare_samples(sb, sa, level.ALPHA)
+    v["n_before"], v["n_after"] = st["n_a"], st["n_b"]
+    v["p"] = st["p"]
+    v["test"] = st.get("test")
+    v["significant"] = st["significant"]
+    if st.get("ratio_ci"):
+        lo, hi = st["ratio_ci"]
+        v["speedup_ci"] = [1 / hi, 1 / lo]
+    if not st["testable"]:
+        v["why"] = st["why"]
+    return judge(st, posted_ratio, v["scope"])
+
+
+def judge_by_process(v, before, after, sb, sa, posted_ratio):
+    """The paired test of the two lines' process medians, into @v."""
+    if sb and sa:
+        v["n_before"], v["n_after"] = len(sb), len(sa)
+    pb, pa = processes_of(before), processes_of(after)
+    if pb != pa:
+        v["why"] = (f"the lines ran in {pb} and {pa} processes: nothing "
+                    f"to pair")
+        return UNTESTED
+    mb, ma = process_medians(before), process_medians(after)
+    if not (mb and ma):
+        v["why"] = (f"samples_ns= does not cut into {pa} processes' "
+                    f"blocks, and no proc_medians_ns=")
+        return UNTESTED
+    pt = process_pairs(mb, ma, level.ALPHA)
+    v["process_speedups"] = pt["ratios"]
+    if pt["speedup"] is not None:
+        v["speedup"] = pt["speedup"]
+    v["p"] = pt["p"]
+    v["significant"] = pt["significant"]
+    v["speedup_ci"] = pt["ci"]
+    if pt["testable"]:
+        v["test"] = "signed-rank"
+    else:
+        v["why"] = pt["why"]
+    return judge_processes(pt, posted_ratio)
 
 
 def verdicts(log):
@@ -110,6 +241,7 @@ def verdicts(log):
     for claim in CLAIMS:
         for before, after in claim_pairs(claim, log.metrics):
             sb, sa = samples_of(before), samples_of(after)
+            processes = max(processes_of(before), processes_of(after))
             v = {"subject": claim["subject"], "what": claim["what"],
                  "suite": claim["suite"],
                  "before": before.get(claim["key"]),
@@ -126,26 +258,16 @@ def verdicts(log):
                              if after["median_ns"] else None),
                  "speedup_ci": None, "p": None, "n_before": None,
                  "n_after": None, "significant": False,
+                 "scope": scope_of(log, processes),
+                 "processes": processes, "test": None,
                  "cpu": log.header.get("cpu")}
             v = {k: x for k, x in v.items() if x is not None
                  or k in ("speedup_ci", "p", "posted_speedup", "cpu",
-                          "speedup")}
-            if sb and sa:
-                # The test of after against before; the speed-up is the
-                # inverse of the time ratio after / before.
-                st = compare_samples(sb, sa, level.ALPHA)
-                v["n_before"], v["n_after"] = st["n_a"], st["n_b"]
-                v["p"] = st["p"]
-                v["significant"] = st["significant"]
-                if st.get("ratio_ci"):
-                    lo, hi = st["ratio_ci"]
-                    v["speedup_ci"] = [1 / hi, 1 / lo]
-                if not st["testable"]:
-                    v["why"] = st["why"]
-            else:
-                st = {"testable": False, "significant": False}
-                v["why"] = "no samples_ns= on these lines"
-            v["verdict"] = judge(st, claim["ratio"])
+                          "speedup", "test")}
+            judge_pair = (judge_by_process if v["scope"] == SCOPE_PROCESSES
+                          else judge_one)
+            v["verdict"] = judge_pair(v, before, after, sb, sa,
+                                      claim["ratio"])
             ci = v["speedup_ci"]
             if ci and claim["ratio"]:
                 v["posted_in_ci"] = ci[0] <= claim["ratio"] <= ci[1]
@@ -159,17 +281,37 @@ def fmt_x(v):
     return "-" if v is None else f"{v:.2f}x"
 
 
+def unit_of(v):
+    """What replicates in a verdict, as the report says it."""
+    if v.get("scope") == SCOPE_PROCESSES:
+        return f"{v['processes']} processes"
+    return "one boot" if v.get("scope") == SCOPE_BOOT else "one process"
+
+
 def verdict_section(logs):
     """The Markdown section that puts each claim beside this machine."""
     out = ["", "## Verdicts on the postings' claims", "",
            "Each claim as a speed-up (time before / time after; for MB/s "
            "the inverse, same bytes) beside the one measured here, with "
-           f"its {ci_title()} (Hodges-Lehmann, pairwise ratios of the "
-           "samples) and a two-sided Mann-Whitney U test at "
-           f"alpha={level.ALPHA:g}: **{CONFIRMED}** (significant, same "
-           f"direction), **{NOT_CONFIRMED}** (no significant difference), "
-           f"**{REVERSED}** (significant, the other direction), "
-           f"{UNTESTED} (no samples, or fewer than {MIN_SAMPLES} a side). "
+           f"its {ci_title()} and a test at alpha={level.ALPHA:g}. "
+           "Where the log ran each strategy in several processes (unit: "
+           "N processes), the process is what replicates: the speed-up is "
+           "the median of the processes' ratios of their medians, the "
+           "interval Hodges-Lehmann on those ratios (geometric means of "
+           "pairs), the test the exact Wilcoxon signed-rank test of their "
+           f"logs (at least {min_processes(level.ALPHA)} processes whose "
+           f"ratio is not 1): **{CONFIRMED}** (significant, the claimed "
+           f"direction), **{REVERSED}** (significant, the other), "
+           f"**{SPLIT}** (not significant, processes on both sides of 1), "
+           f"**{NOT_CONFIRMED}**, {UNTESTED}. Where it ran one process "
+           "(ntbench) or one boot (the image), its samples are not "
+           "independent of that process: the Hodges-Lehmann interval of "
+           "the pairwise ratios of the samples and a two-sided "
+           "Mann-Whitney U test say what was seen there and no more: "
+           f"**{SEEN_PROCESS}** / **{SEEN_BOOT}**, "
+           f"**{SEEN_REVERSED_PROCESS}** / **{SEEN_REVERSED_BOOT}**, "
+           f"**{NOT_CONFIRMED}**, {UNTESTED} (no samples, or fewer than "
+           f"{MIN_SAMPLES} a side). "
            "The direction is what is judged; in CI says whether the "
            "posting's ratio lies inside the interval measured here."]
     any_rows = False
@@ -206,11 +348,13 @@ def verdict_section(logs):
                           v["posted"], fmt_x(v["posted_speedup"]), here,
                           fmt_x(v["speedup"]), mop,
                           fmt_ci(v["speedup_ci"], fmt_x),
-                          fmt_p(v["p"]), n, inci, f"**{v['verdict']}**"])
+                          fmt_p(v["p"]), n, unit_of(v), inci,
+                          f"**{v['verdict']}**"])
         out.append(md_table(["claim", "what", "lines here", "posted",
                              "posted x", "here", "here x", "here/posted",
-                             ci_title(), "p", "n", "in CI", "verdict"],
-                            table, "llllrrrrrrrll"))
+                             ci_title(), "p", "n", "unit", "in CI",
+                             "verdict"],
+                            table, "llllrrrrrrrlll"))
     return out if any_rows else []
 
 
@@ -219,7 +363,9 @@ def verdict_section(logs):
 # The image and ntbench judge the claims themselves (lib/verdict.c, in
 # integer arithmetic) and print "# verdict ..." lines. --check-verdicts
 # recomputes each from the log's metric lines and says where they differ
-# beyond the rounding of the printed figures.
+# beyond the rounding of the printed figures. A line with scope= is held
+# to its scope, its processes= and (scope=processes) its test= as well;
+# one without (an older build) to the words that build used.
 
 def verdict_key(subject, before, after, where):
     return (subject, str(before), str(after), where)
@@ -267,10 +413,22 @@ def check_verdicts(log):
         v, t = ours[key], theirs[key]
         what = f"{key[1]} -> {key[2]} {key[3]}"
         ci = v["speedup_ci"] or [None, None]
+        word = v["verdict"]
+        extra = []
+        if "scope" in t:
+            extra = [("scope", t["scope"], v["scope"], None),
+                     ("processes", t.get("processes"), str(v["processes"]),
+                      None)]
+            if v["scope"] == SCOPE_PROCESSES or \
+                    t["scope"] == SCOPE_PROCESSES:
+                extra.append(("test", t.get("test"), v.get("test") or "-",
+                              None))
+        else:
+            word = OLD_WORD.get(word, word)
         # Printed with 3 decimals (ratios) and 6 (p): half a unit of the
         # last digit, and the normal tail's own error (2e-7 per side).
-        pairs = [
-            ("verdict", t.get("verdict"), v["verdict"], None),
+        pairs = extra + [
+            ("verdict", t.get("verdict"), word, None),
             ("n", t.get("n"), f"{v['n_before']}+{v['n_after']}"
              if v.get("n_before") is not None else None, None),
             ("speedup", parsed_float(t.get("speedup")), v["speedup"],
@@ -284,6 +442,36 @@ def check_verdicts(log):
             if not same:
                 problems.append(f"{what}: {name} here {got}, from the "
                                 f"metric lines {want}")
+    return problems + check_process_lines(log)
+
+
+def check_process_lines(log):
+    """[problem] where a metric line's proc_medians_ns= or proc_spread=
+    is not what its samples_ns= blocks give (the integer median of each
+    process's block; (max - min) / median of those, 3 decimals)."""
+    problems = []
+    for rec in log.metrics:
+        said = rec.get("proc_medians_ns")
+        if processes_of(rec) < 2 or said is None:
+            continue
+        blocks = process_blocks(rec)
+        name = " ".join(f"{k}={v}" for k, v in identity(rec)
+                        if k not in PROCESS_KEYS)
+        if not blocks:
+            problems.append(f"{name}: samples_ns= does not cut into "
+                            f"processes={rec['processes']} blocks")
+            continue
+        meds = [int_median(b) for b in blocks]
+        if said != meds:
+            problems.append(f"{name}: proc_medians_ns= here {said}, from "
+                            f"samples_ns= {meds}")
+        spread = rec.get("proc_spread")
+        mid = int_median(meds)
+        want = (max(meds) - min(meds)) / mid if mid else None
+        if isinstance(spread, (int, float)) and want is not None and \
+                not close(spread, want, 0.0006):
+            problems.append(f"{name}: proc_spread= here {spread}, from "
+                            f"samples_ns= {want:.3f}")
     return problems
 
 
