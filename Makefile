@@ -152,14 +152,16 @@ bench-host: $(B)/host/ntbench
 # The image's Mann-Whitney engine on sample sets from stdin, and its
 # comparison with scipy.stats (tools/stats-check, docs/statistics.md).
 STATS_ORACLE_SRCS := tools/oracle/stats_oracle.c lib/mannwhitney.c lib/int_sqrt.c
-$(B)/host/stats-oracle: $(STATS_ORACLE_SRCS) lib/mannwhitney.h lib/int_sqrt.h
+$(B)/host/stats-oracle: $(STATS_ORACLE_SRCS) lib/mannwhitney.h lib/int_sqrt.h \
+		tools/oracle/oracle_input.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
 		$(STATS_ORACLE_SRCS) -o $@
 # The signed-rank engine of the verdicts over processes, the same way.
 SR_ORACLE_SRCS := tools/oracle/signed_rank_oracle.c lib/signed_rank.c lib/int_sqrt.c
-$(B)/host/signed-rank-oracle: $(SR_ORACLE_SRCS) lib/signed_rank.h lib/int_sqrt.h
+$(B)/host/signed-rank-oracle: $(SR_ORACLE_SRCS) lib/signed_rank.h lib/int_sqrt.h \
+		lib/sort_u64.h tools/oracle/oracle_input.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \

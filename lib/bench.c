@@ -5,6 +5,7 @@
 #include "lib/int_sqrt.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
+#include "lib/sort_u64.h"
 #include "lib/prandom.h"
 #include "lib/options.h"
 #include "lib/string.h"
@@ -24,17 +25,8 @@ static u64 last_progress_tsc;
 
 u64 bench_median(u64 *v, u32 n)
 {
-	/* Insertion sort: n is at most BENCH_MAX_RUNS, usually 29. */
-	for (u32 i = 1; i < n; i++) {
-		u64 x = v[i];
-		u32 j = i;
-
-		while (j && v[j - 1] > x) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
+	/* n is at most BENCH_MAX_RUNS, usually 29. */
+	sort_u64(v, n);
 	if (!n)
 		return 0;
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;

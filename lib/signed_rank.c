@@ -3,6 +3,7 @@
 #include "lib/int_sqrt.h"
 #include "lib/mannwhitney.h"
 #include "lib/signed_rank.h"
+#include "lib/sort_u64.h"
 #include "lib/string.h"
 
 /* |log r| as a fraction at least 1: num / den. */
@@ -118,17 +119,8 @@ bool sr_interval(const u64 *ratio, u32 n, u64 alpha_ppb, u64 *lo, u64 *hi)
 	for (u32 i = 0; i < n; i++)
 		for (u32 j = i; j < n; j++)
 			walsh[m++] = int_sqrt128((u128)ratio[i] * ratio[j]);
-	/* Insertion sort: at most 528 means. */
-	for (u32 i = 1; i < m; i++) {
-		u64 x = walsh[i];
-		u32 j = i;
-
-		while (j && walsh[j - 1] > x) {
-			walsh[j] = walsh[j - 1];
-			j--;
-		}
-		walsh[j] = x;
-	}
+	/* At most 528 means. */
+	sort_u64(walsh, m);
 	*lo = walsh[k - 1];
 	*hi = walsh[m - k];
 	return true;

@@ -15,19 +15,7 @@
 #include <string.h>
 
 #include "lib/signed_rank.h"
-
-static int read_u64(char **p, u64 *v)
-{
-	char *end;
-
-	while (**p == ' ' || **p == '\t')
-		(*p)++;
-	if (**p < '0' || **p > '9')
-		return -1;
-	*v = strtoull(*p, &end, 10);
-	*p = end;
-	return 0;
-}
+#include "tools/oracle/oracle_input.h"
 
 int main(void)
 {

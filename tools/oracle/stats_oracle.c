@@ -14,25 +14,13 @@
 #include <string.h>
 
 #include "lib/mannwhitney.h"
+#include "tools/oracle/oracle_input.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static int read_u64(char **p, u64 *v)
-{
-	char *end;
-
-	while (**p == ' ' || **p == '\t')
-		(*p)++;
-	if (**p < '0' || **p > '9')
-		return -1;
-	*v = strtoull(*p, &end, 10);
-	*p = end;
-	return 0;
 }
 
 int main(void)

@@ -164,15 +164,23 @@ def chart_data(records):
     return []
 
 
+# The interval of a tested line, by its scope (compare.row_stats()).
+COMPARE_INTERVALS = {
+    "processes": "Welch's t on the process medians",
+    "history": "Student's t against the --db history's spread",
+}
+
+
 def compare_chart_data(rows, stats, a, b):
     """The --compare chart: B/A per tested line with the ratio's
-    interval, one series per outcome (significant, within a run's drift,
-    within the machine's move, not significant), a line at 1; None when
-    no line has a ratio."""
-    outcome = {"significant": {}, "~ drift (within a run's drift)": {},
+    interval (Welch's across processes, or Student's t against the
+    history's spread), one series per outcome (significant, within the
+    machine's move, not significant), a line at 1; None when no line
+    has a ratio."""
+    outcome = {"significant": {},
                "~ machine (within the machine's move)": {},
                "~ (not significant)": {}}
-    cats = []
+    cats, scopes = [], []
     for r, st in zip(rows, stats):
         ratio, ci = st.get("ratio"), st.get("ratio_ci")
         if not ratio or not st.get("testable"):
@@ -180,10 +188,9 @@ def compare_chart_data(rows, stats, a, b):
         cat = " ".join([r["suite"].replace("bench_", "")]
                        + [kv.partition("=")[2] for kv in r["what"].split()])
         cats.append(cat)
+        scopes.append(st.get("scope"))
         if st["significant"]:
             key = "significant"
-        elif st.get("within_drift"):
-            key = "~ drift (within a run's drift)"
         elif st.get("within_machine"):
             key = "~ machine (within the machine's move)"
         else:
@@ -192,8 +199,10 @@ def compare_chart_data(rows, stats, a, b):
         outcome[key][cat] = (ratio, lo, hi)
     if not cats:
         return None
-    return {"title": f"B/A per line, median ratio with the {ci_title()} of "
-                     f"the ratio (Hodges-Lehmann)\nA: {a.name}  B: "
+    how = "; ".join(COMPARE_INTERVALS.get(s, str(s))
+                    for s in ordered_unique(scopes))
+    return {"title": f"B/A per tested line with the {ci_title()} of the "
+                     f"ratio ({how})\nA: {a.name}  B: "
                      f"{b.name}; below 1: B faster",
             "ylabel": "B/A (time)", "cats": cats, "style": "points",
             "series": [(k, v) for k, v in outcome.items() if v],

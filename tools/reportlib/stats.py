@@ -293,32 +293,6 @@ def log_drift(records, alpha=ALPHA):
     return {"lines": lines, "h": h, "df": df, "p": p, "drifted": p < alpha}
 
 
-def compare_runs(a, b, alpha=ALPHA, run_a=None, run_b=None):
-    """compare_samples() of two runs, with their drift: where a run
-    drifted (@run_a, @run_b: log_drift() of the whole run; without them
-    the line's own test decides), a significant difference no larger than
-    that run's drift on this line, B/A or A/B, is "within_drift" and not
-    significant: the machine moved as much during one run."""
-    out = compare_samples(a, b, alpha)
-    bound = None
-    for side, xs, run in (("a", a, run_a), ("b", b, run_b)):
-        d = run_drift(xs, alpha)
-        out[f"drift_{side}"] = d["drift"] if d else None
-        out[f"drift_p_{side}"] = d["p"] if d else None
-        drifted = run["drifted"] if run else bool(d and d["drifted"])
-        out[f"run_drifted_{side}"] = drifted
-        if drifted and d and d["drift"] is not None:
-            bound = max(bound or 0.0, d["drift"])
-    out["drift_bound"] = bound
-    out["within_drift"] = False
-    r = out.get("ratio")
-    if out["significant"] and bound is not None and r:
-        if max(r, 1 / r) <= 1 + bound:
-            out["within_drift"] = True
-            out["significant"] = False
-    return out
-
-
 def samples_of(rec):
     """The timed runs 2..N of a metric line (ns), or None."""
     s = rec.get("samples_ns")

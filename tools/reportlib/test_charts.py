@@ -50,11 +50,15 @@ def two_modes_log():
 
 def faster_compare_chart():
     """The --compare chart of a Zen 5 class log against one whose
-    tmpl_nt_fixed is 20% faster."""
-    za = parse_log(synth_log(1, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE), "a", "A")
+    tmpl_nt_fixed is 20% faster, six processes each (one log a side is
+    tested only through its processes' medians), each process's lines
+    placed 2% apart."""
+    za = parse_log(synth_log(1, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE,
+                             processes=6, placement_cv=0.02), "a", "A")
     faster = [(st, z, m, med * (0.8 if st == "tmpl_nt_fixed" else 1))
               for st, z, m, med in ZEN5_MEMMAP]
-    zb = parse_log(synth_log(3, ZEN5, faster, ZEN5_NOCACHE), "b", "B")
+    zb = parse_log(synth_log(3, ZEN5, faster, ZEN5_NOCACHE, processes=6,
+                             placement_cv=0.02), "b", "B")
     rows = compare_rows(za, zb)[0]
     return compare_chart_data(rows, compare_stats(rows)[0], za, zb)
 
@@ -141,10 +145,20 @@ class ChartData(unittest.TestCase):
         sig = dict(cmp_chart["series"]).get("significant", {})
         r, lo, hi = sig.get("memmap_init tmpl_nt_fixed", (0, 0, 0))
         self.assertTrue(cmp_chart["cats"][3] == "memmap_init tmpl_nt_fixed"
+                        and len(cmp_chart["cats"]) == 6
+                        and list(sig) == ["memmap_init tmpl_nt_fixed"]
                         and lo < r < hi < 1 and abs(r - 0.8) < 0.1
                         and cmp_chart["hline"][0] == 1.0,
-                        f"compare chart: the faster line with its interval "
-                        f"below 1: {cmp_chart['cats']}, {sig}")
+                        f"compare chart: every line tested, the faster one "
+                        f"alone significant, its interval below 1: "
+                        f"{cmp_chart['cats']}, {sig}")
+
+    def test_compare_chart_names_the_interval_it_draws(self):
+        title = faster_compare_chart()["title"]
+        self.assertTrue("95% CI of the ratio (Welch's t on the process "
+                        "medians)" in title
+                        and "Hodges-Lehmann" not in title,
+                        f"compare chart title: {title!r}")
 
 
 class Png(unittest.TestCase):
