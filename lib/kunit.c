@@ -83,7 +83,9 @@ bool kunit_suite_in_image(const struct kunit_suite *suite)
 bool kunit_suite_selected(const struct kunit_suite *suite, const char *filter)
 {
 	return kunit_suite_in_image(suite) &&
-	       (!kunit_timed_only || (suite->flags & KUNIT_SUITE_TIMED)) &&
+	       (!kunit_timed_only ||
+		((suite->flags & KUNIT_SUITE_TIMED) &&
+		 !(suite->flags & KUNIT_SUITE_ONE_PROCESS))) &&
 	       glob_list_match(filter, suite->name);
 }
 

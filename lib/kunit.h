@@ -65,6 +65,13 @@ struct kunit_case {
  */
 #define KUNIT_SUITE_CHECKING_ONLY 0x10
 
+/*
+ * A timed suite that measures with bench_measure(), not in interleaved
+ * rounds: its samples stay in the process that took them, so the hosted
+ * runner's worker processes do not run it (tools/host/processes.c).
+ */
+#define KUNIT_SUITE_ONE_PROCESS 0x20
+
 struct kunit_suite {
 	const char *name;
 	const struct kunit_case *test_cases;
@@ -167,8 +174,9 @@ struct kunit *kunit_current(void);
 /* Whether the case running now belongs to a KUNIT_SUITE_TIMED suite. */
 bool kunit_current_suite_timed(void);
 /*
- * Select only KUNIT_SUITE_TIMED suites (a worker process of the hosted
- * runner measures those and nothing else).
+ * Select only KUNIT_SUITE_TIMED suites that are not
+ * KUNIT_SUITE_ONE_PROCESS (a worker process of the hosted runner measures
+ * those and nothing else).
  */
 extern bool kunit_timed_only;
 

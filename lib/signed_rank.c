@@ -80,6 +80,7 @@ void sr_test(const u64 *ratio, u32 n, u64 scale, u64 alpha_ppb,
 		if (r[i] > scale)
 			t->t2 += w[i];
 	}
+	t->up = 2 * t->t2 > (u64)m * (m + 1);
 	if (m < SR_MIN_N)
 		return;
 	top = null_counts(w, m, counts, ARRAY_SIZE(counts) - 1);
@@ -95,33 +96,43 @@ void sr_test(const u64 *ratio, u32 n, u64 scale, u64 alpha_ppb,
 	t->significant = t->testable && t->p_ppb < alpha_ppb;
 }
 
-bool sr_interval(const u64 *ratio, u32 n, u64 alpha_ppb, u64 *lo, u64 *hi)
+bool sr_interval(const u64 *ratio, u32 n, u64 scale, u64 alpha_ppb, u64 *centre,
+		 u64 *lo, u64 *hi)
 {
 	static u64 counts[SR_MAX * (SR_MAX + 1) / 2 + 1];
 	static u64 walsh[SR_MAX * (SR_MAX + 1) / 2];
-	u64 w[SR_MAX], cum = 0;
-	u32 m = 0, k = 0;
+	u64 r[SR_MAX], w[SR_MAX], cum = 0;
+	u32 m = 0, nw = 0, k = 0;
 
-	if (n > SR_MAX || n < 2)
+	/* The ratios the test keeps. */
+	for (u32 i = 0; i < n && m < SR_MAX; i++)
+		if (ratio[i] != scale)
+			r[m++] = ratio[i];
+	*centre = scale;
+	if (!m)
 		return false;
-	for (u32 i = 0; i < n; i++)
+	for (u32 i = 0; i < m; i++)
+		for (u32 j = i; j < m; j++)
+			walsh[nw++] = int_sqrt128((u128)r[i] * r[j]);
+	/* At most 528 means. */
+	sort_u64(walsh, nw);
+	*centre = nw % 2 ? walsh[nw / 2]
+			 : (walsh[nw / 2 - 1] + walsh[nw / 2]) / 2;
+	if (m < 2)
+		return false;
+	for (u32 i = 0; i < m; i++)
 		w[i] = i + 1;
-	null_counts(w, n, counts, ARRAY_SIZE(counts) - 1);
+	null_counts(w, m, counts, ARRAY_SIZE(counts) - 1);
 	/* k: the largest with P(T <= k - 1) <= alpha / 2. */
-	for (u32 c = 1; c <= n * (n + 1) / 2; c++) {
+	for (u32 c = 1; c <= nw; c++) {
 		cum += counts[c - 1];
-		if (((unsigned __int128)cum * 2 * MW_PPB >> n) > alpha_ppb)
+		if (((unsigned __int128)cum * 2 * MW_PPB >> m) > alpha_ppb)
 			break;
 		k = c;
 	}
 	if (!k)
 		return false;
-	for (u32 i = 0; i < n; i++)
-		for (u32 j = i; j < n; j++)
-			walsh[m++] = int_sqrt128((u128)ratio[i] * ratio[j]);
-	/* At most 528 means. */
-	sort_u64(walsh, m);
 	*lo = walsh[k - 1];
-	*hi = walsh[m - k];
+	*hi = walsh[nw - k];
 	return true;
 }

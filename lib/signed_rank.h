@@ -14,9 +14,13 @@
  *     above 1, each of 2^n sign patterns alike (n <= SR_MAX);
  *   - the two-sided p is twice the smaller tail, capped at 1, in parts
  *     per 10^9; with fewer than SR_MIN_N ratios no outcome reaches 0.05;
- *   - the interval: Hodges-Lehmann on log r, whose Walsh averages are the
- *     geometric means sqrt(r_i r_j), i <= j, cut at the k-th from each
- *     end, k the largest with P(T <= k - 1) <= alpha / 2.
+ *   - the direction: up when the ranks of the ratios above 1 outweigh
+ *     the others (T above its mean), as the test itself sees it;
+ *   - the estimate and interval: Hodges-Lehmann on log r, over the same
+ *     ratios the test keeps: the Walsh averages are the geometric means
+ *     sqrt(r_i r_j), i <= j; the estimate is their median, the interval
+ *     cuts the k-th from each end, k the largest with P(T <= k - 1) <=
+ *     alpha / 2.
  */
 #ifndef NTBOOT_LIB_SIGNED_RANK_H
 #define NTBOOT_LIB_SIGNED_RANK_H
@@ -34,6 +38,7 @@ struct sr_test {
 	u64 p_ppb;	  /* two-sided, parts per 10^9 */
 	bool testable;	  /* n >= SR_MIN_N and the smallest p < alpha */
 	bool significant; /* p < alpha */
+	bool up;	  /* the rank sum above its mean: ratios above 1 */
 };
 
 /* The test of @n ratios (units of @scale) at level @alpha_ppb. */
@@ -41,9 +46,11 @@ void sr_test(const u64 *ratio, u32 n, u64 scale, u64 alpha_ppb,
 	     struct sr_test *t);
 
 /*
- * The interval of the ratios' centre at 1 - @alpha_ppb (at least): true
- * with [@lo, @hi] in units of @scale, false when @n ratios cannot give one.
+ * The centre of the ratios other than exactly 1 (units of @scale) into
+ * @centre (@scale when none is left), and its interval at 1 - @alpha_ppb
+ * (at least): true with [@lo, @hi], false when they cannot give one.
  */
-bool sr_interval(const u64 *ratio, u32 n, u64 alpha_ppb, u64 *lo, u64 *hi);
+bool sr_interval(const u64 *ratio, u32 n, u64 scale, u64 alpha_ppb,
+		 u64 *centre, u64 *lo, u64 *hi);
 
 #endif

@@ -115,18 +115,20 @@ static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
 /*
  * Several processes: one speed-up per process, the ratio of its two
  * medians (paired: the same process timed both), and the signed-rank
- * test of those. Runs of one process agree with each other more than
- * with the next process's, so pooling them would take a difference
- * between processes for one between strategies.
+ * test of those; the speed-up printed is their Hodges-Lehmann centre. Runs of
+ * one process agree with each other more than with the next process's, so
+ * pooling them would take a difference between processes for one between
+ * strategies.
  */
 static void judge_processes(struct verdict *v,
 			    const struct verdict_samples *before,
 			    const struct verdict_samples *after)
 {
 	static u64 block[MW_MAX_SAMPLES];
-	u64 ratio[SR_MAX], sorted[SR_MAX], lo = ~0ull, hi = 0;
+	u64 ratio[SR_MAX], lo = ~0ull, hi = 0, ci_lo, ci_hi;
 	u32 np = v->processes, per = before->n / np;
 	struct sr_test t;
+	bool ci;
 
 	for (u32 p = 0; p < np; p++) {
 		u64 mb, ma;
@@ -135,23 +137,29 @@ static void judge_processes(struct verdict *v,
 		mb = bench_median(block, per);
 		memcpy(block, after->ns + (size_t)p * per, per * sizeof(u64));
 		ma = bench_median(block, per);
-		ratio[p] = ma ? mb * VERDICT_SCALE / ma : 0;
-		sorted[p] = ratio[p];
+		/* A median of 0 ns timed nothing: no ratio to judge. */
+		if (!ma || !mb) {
+			v->speedup = 0;
+			return;
+		}
+		ratio[p] = mb * VERDICT_SCALE / ma;
 		lo = min(lo, ratio[p]);
 		hi = max(hi, ratio[p]);
 	}
-	v->speedup = bench_median(sorted, np);
+	ci = sr_interval(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB,
+			 &v->speedup, &ci_lo, &ci_hi);
 	sr_test(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB, &t);
 	if (!t.testable)
 		return;
 	v->tested = true;
 	v->exact = true;
 	v->p_ppb = t.p_ppb;
-	v->has_ci =
-		sr_interval(ratio, np, VERDICT_ALPHA_PPB, &v->ci_lo, &v->ci_hi);
-	if (t.significant && v->speedup != VERDICT_SCALE)
-		v->word = v->speedup > VERDICT_SCALE ? VERDICT_CONFIRMED
-						     : VERDICT_REVERSED;
+	v->has_ci = ci;
+	v->ci_lo = ci ? ci_lo : 0;
+	v->ci_hi = ci ? ci_hi : 0;
+	/* The direction the test found, not a median's. */
+	if (t.significant)
+		v->word = t.up ? VERDICT_CONFIRMED : VERDICT_REVERSED;
 	else if (lo < VERDICT_SCALE && hi > VERDICT_SCALE)
 		v->word = VERDICT_SPLIT;
 	else

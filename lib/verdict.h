@@ -101,8 +101,9 @@ struct verdict {
 	u32 n_before, n_after;	 /* runs, all processes together */
 	u64 before_ns, after_ns; /* medians of all runs */
 	/*
-	 * before / after, VERDICT_SCALE: with several processes the median
-	 * of their speed-ups, else of the medians.
+	 * before / after, VERDICT_SCALE: with several processes the
+	 * Hodges-Lehmann centre of their speed-ups (lib/signed_rank.h), else
+	 * the ratio of the medians.
 	 */
 	u64 speedup;
 	bool has_ci;

@@ -477,4 +477,4 @@ KUNIT_SUITE_DEFINE(bench_pollution_suite, SUITE, bench_pollution_cases,
 		   .suite_init = pl_init, .suite_exit = pl_exit,
 		   .strategy_name = memmap_strategy_name_at,
 		   .cpu_needs = KUNIT_NEEDS_SSE2,
-		   .flags = KUNIT_SUITE_TIMED);
+		   .flags = KUNIT_SUITE_TIMED | KUNIT_SUITE_ONE_PROCESS);

@@ -34,10 +34,11 @@ static void signed_rank_hand_worked(struct kunit *test)
 	static const u64 tied[] = {1100000, 1200000, 1250000,
 				   800000,  1400000, 1500000};
 	struct sr_test t;
-	u64 lo, hi;
+	u64 lo, hi, centre;
 
 	/* Every sign the same: 2 of 64 patterns as extreme, p = 1/32. */
 	sr_test(all_up, 6, S, ALPHA, &t);
+	KUNIT_EXPECT_TRUE(test, t.up);
 	KUNIT_EXPECT_EQ(test, t.n, 6);
 	KUNIT_EXPECT_EQ(test, t.t2, 42);
 	KUNIT_EXPECT_EQ(test, t.p_ppb, 31250000);
@@ -46,6 +47,8 @@ static void signed_rank_hand_worked(struct kunit *test)
 	/* The largest deviation down: T+ = 15; 14 patterns sum to <= 6. */
 	sr_test(one_down, 6, S, ALPHA, &t);
 	KUNIT_EXPECT_EQ(test, t.t2, 30);
+	/* 15 of 21 up: above the mean, 10.5. */
+	KUNIT_EXPECT_TRUE(test, t.up);
 	KUNIT_EXPECT_EQ(test, t.p_ppb, 437500000);
 	KUNIT_EXPECT_FALSE(test, t.significant);
 	/*
@@ -70,11 +73,29 @@ static void signed_rank_hand_worked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.p_ppb, 187500000);
 
 	/* n = 6: k = 1, the interval runs from the lowest to the highest. */
-	KUNIT_ASSERT_TRUE(test, sr_interval(one_down, 6, ALPHA, &lo, &hi));
+	KUNIT_ASSERT_TRUE(
+		test, sr_interval(one_down, 6, S, ALPHA, &centre, &lo, &hi));
 	KUNIT_EXPECT_EQ(test, lo, 500000);
 	KUNIT_EXPECT_EQ(test, hi, 1500000);
-	/* Five cannot give a 95% interval. */
-	KUNIT_EXPECT_FALSE(test, sr_interval(one_down, 5, ALPHA, &lo, &hi));
+	/*
+	 * The centre: the 11th of the 21 geometric means sqrt(r_i r_j),
+	 * i <= j, floored to millionths: sqrt(1.1 x 1.4) = 1.240967. Ten lie
+	 * below it (the six with 0.5, 1.1 x 1.1, 1.1 x 1.2, 1.1 x 1.3 and
+	 * 1.2 x 1.2), ten above.
+	 */
+	KUNIT_EXPECT_EQ(test, centre, 1240967);
+	/*
+	 * Five cannot give a 95% interval; the centre is still there: the
+	 * 8th of 15, sqrt(1.2 x 1.4) = 1.296148 (sqrt(1.1 x 1.5), 1.284523,
+	 * below it, 1.3 x 1.3 above).
+	 */
+	KUNIT_EXPECT_FALSE(
+		test, sr_interval(one_down, 5, S, ALPHA, &centre, &lo, &hi));
+	KUNIT_EXPECT_EQ(test, centre, 1296148);
+	/* A ratio of exactly 1 is left out, as the test leaves it. */
+	KUNIT_EXPECT_FALSE(
+		test, sr_interval(with_one, 6, S, ALPHA, &centre, &lo, &hi));
+	KUNIT_EXPECT_EQ(test, centre, 1296148);
 }
 
 /* @procs processes of RUNS runs: process p's runs at base[p] + noise. */
@@ -139,9 +160,9 @@ static void verdict_processes_planted_offset(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, v.has_ci && v.ci_lo < S && v.ci_hi > S);
 	verdict_format(line, sizeof(line), &v);
 	KUNIT_EXPECT_TRUE(test, strstr(line, " p=0.437500 scope=processes "
-					  "processes=6 n=30+30 "
-					  "test=signed-rank verdict=\"split "
-					  "between processes\"") != NULL);
+					     "processes=6 n=30+30 "
+					     "test=signed-rank verdict=\"split "
+					     "between processes\"") != NULL);
 }
 
 static void verdict_processes_a_a(struct kunit *test)
@@ -213,11 +234,55 @@ static void verdict_processes_planted_slowdown(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, v.tested);
 }
 
+/*
+ * The direction is the test's: 17 processes a hair slower, 15 clearly
+ * faster. The median process is slower, but the ranks of the faster ones
+ * outweigh them: significant, and up (the centre and interval agree).
+ */
+static void verdict_processes_direction_of_the_test(struct kunit *test)
+{
+	static u64 b[32], a[32];
+	static struct verdict v;
+	struct verdict_samples sb = {"slow", b, 32, 32};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, 32, 32};
+
+	for (u32 p = 0; p < 32; p++) {
+		a[p] = 100000000;
+		/* 0.999983 .. 0.999999, then 1.1 .. 2.5 */
+		b[p] = p < 17 ? 100000000 - 100 * (p + 1)
+			      : 100000000 + 10000000 * (1 + (p - 17));
+	}
+	verdict_judge(headline(), &fsdax, &sb, &sa, &v);
+	KUNIT_EXPECT_EQ(test, v.scope, VERDICT_SCOPE_PROCESSES);
+	KUNIT_EXPECT_TRUE(test, v.tested);
+	KUNIT_EXPECT_LT(test, v.p_ppb, ALPHA);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_CONFIRMED);
+	KUNIT_EXPECT_GT(test, v.speedup, S);
+	KUNIT_EXPECT_TRUE(test, v.has_ci && v.ci_lo > S);
+}
+
+/* A median of 0 ns timed nothing: untested, not the largest slowdown. */
+static void verdict_processes_zero_median(struct kunit *test)
+{
+	static u64 b[6], a[6] = {10, 10, 10, 10, 10, 0};
+	static struct verdict v;
+	struct verdict_samples sb = {"slow", b, 6, 6};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, 6, 6};
+
+	for (u32 p = 0; p < 6; p++)
+		b[p] = 20;
+	verdict_judge(headline(), &fsdax, &sb, &sa, &v);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_UNTESTED);
+	KUNIT_EXPECT_FALSE(test, v.tested);
+}
+
 static const struct kunit_case verdict_processes_cases[] = {
 	KUNIT_CASE(signed_rank_hand_worked),
 	KUNIT_CASE(verdict_processes_planted_offset),
 	KUNIT_CASE(verdict_processes_a_a),
 	KUNIT_CASE(verdict_processes_planted_slowdown),
+	KUNIT_CASE(verdict_processes_direction_of_the_test),
+	KUNIT_CASE(verdict_processes_zero_median),
 };
 
 KUNIT_SUITE_DEFINE(verdict_processes_suite, "verdict_processes",

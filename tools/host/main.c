@@ -72,15 +72,13 @@ int main(int argc, char **argv)
 	int worker;
 
 	options_set_defaults();
-	for (int i = 1; i < argc; i++) {
-		worker = processes_worker_arg(argv[i]);
-		if (worker < 0) {
-			fprintf(stderr, "%s: %s: names no channel\n", argv[0],
-				argv[i]);
-			return 2;
-		}
-		if (worker)
-			continue;
+	/* Only the parent makes a worker: its argument comes first. */
+	worker = argc > 1 ? processes_worker_arg(argv[1]) : 0;
+	if (worker < 0) {
+		fprintf(stderr, "%s: %s: names no channel\n", argv[0], argv[1]);
+		return 2;
+	}
+	for (int i = 1 + worker; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(argv[0]);
 			return 0;

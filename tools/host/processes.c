@@ -17,17 +17,20 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lib/bench.h"
 #include "lib/kunit.h"
+#include "lib/machine_options.h"
 #include "lib/options.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
@@ -54,6 +57,8 @@ DEFINE_OPTION_U32(processes, PROCESSES_DEFAULT, 1, BENCH_MAX_PROCESSES,
 #define KEEP_LINES 40
 
 static FILE *worker_channel;
+/* This process is a worker: it runs no workers of its own. */
+static bool is_worker;
 
 /* A worker's channel, read back whole once it has ended. */
 static char *channel_text[BENCH_MAX_PROCESSES];
@@ -96,6 +101,7 @@ int processes_worker_arg(const char *arg)
 	if (!worker_channel)
 		return -1;
 	kunit_timed_only = true;
+	is_worker = true;
 	bench_set_processes(&worker_ops);
 	return 1;
 }
@@ -231,7 +237,10 @@ static void child_exec(int argc, char **argv, const cpu_set_t *mask,
 	int n = 0;
 
 	/* The CPUs the run was given, not the one the parent pinned to. */
-	sched_setaffinity(0, sizeof(*mask), mask);
+	if (CPU_COUNT(mask))
+		sched_setaffinity(0, sizeof(*mask), mask);
+	/* A parent that is killed takes its worker (and its 2 GB) along. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	dup2(out, 1);
 	dup2(out, 2);
 	snprintf(arg_channel, sizeof(arg_channel), PROCESSES_WORKER_ARG "%d",
@@ -255,13 +264,39 @@ static void child_exec(int argc, char **argv, const cpu_set_t *mask,
 	_exit(127);
 }
 
-/* The worker's output: progress passed on now, the rest kept to show. */
-static void follow_output(FILE *in, u32 k, char kept[KEEP_LINES][256],
+/*
+ * Whether the worker said something within watchdog= seconds (forever
+ * with watchdog=off). It prints a progress line every 10 s of timed work,
+ * so a silence that long is a hang.
+ */
+static bool worker_alive(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int timeout = opt_watchdog ? (int)opt_watchdog * 1000 : -1;
+	int r;
+
+	do
+		r = poll(&p, 1, timeout);
+	while (r < 0 && errno == EINTR);
+	return r > 0;
+}
+
+/*
+ * The worker's output: progress passed on now, the rest kept to show.
+ * False when it fell silent for longer than the watchdog allows.
+ */
+static bool follow_output(FILE *in, u32 k, char kept[KEEP_LINES][256],
 			  unsigned int *nkept, char *summary, size_t len)
 {
 	char line[4096];
 
-	while (fgets(line, sizeof(line), in)) {
+	/* Unbuffered: nothing read ahead hides behind poll(). */
+	setvbuf(in, NULL, _IONBF, 0);
+	for (;;) {
+		if (!worker_alive(fileno(in)))
+			return false;
+		if (!fgets(line, sizeof(line), in))
+			return true;
 		const char *s = line + strspn(line, " ");
 
 		if (!strncmp(s, "# progress ", 11)) {
@@ -273,9 +308,11 @@ static void follow_output(FILE *in, u32 k, char kept[KEEP_LINES][256],
 		 * Its counts without the "ntboot: " that ends a run: a lab's
 		 * monitor waits for that line and must not stop at a worker's.
 		 */
-		if (!strncmp(line, "ntboot: ", 8))
+		if (!strncmp(line, "ntboot: ", 8)) {
 			snprintf(summary, len, "%.*s",
 				 (int)strcspn(line + 8, "\n"), line + 8);
+			continue;
+		}
 		if (!strncmp(s, "# metric ", 9) ||
 		    !strncmp(s, "# verdict ", 10))
 			continue;
@@ -328,6 +365,8 @@ static int run_worker(u32 k, int argc, char **argv, const cpu_set_t *mask,
 	if (channel < 0 || pipe(pipefd)) {
 		kprintf("# process %u/%u: cannot make its channel: %s\n", k + 1,
 			opt_processes, strerror(errno));
+		if (channel >= 0)
+			close(channel);
 		return -1;
 	}
 	fflush(stdout);
@@ -335,6 +374,9 @@ static int run_worker(u32 k, int argc, char **argv, const cpu_set_t *mask,
 	if (pid < 0) {
 		kprintf("# process %u/%u: fork: %s\n", k + 1, opt_processes,
 			strerror(errno));
+		close(channel);
+		close(pipefd[0]);
+		close(pipefd[1]);
 		return -1;
 	}
 	if (!pid) {
@@ -345,7 +387,11 @@ static int run_worker(u32 k, int argc, char **argv, const cpu_set_t *mask,
 	kprintf("# process %u/%u seed=%llu pid=%d\n", k + 1, opt_processes,
 		(unsigned long long)seed, (int)pid);
 	in = fdopen(pipefd[0], "r");
-	follow_output(in, k, kept, &nkept, summary, sizeof(summary));
+	if (!follow_output(in, k, kept, &nkept, summary, sizeof(summary))) {
+		kprintf("# process %u/%u: silent for watchdog=%u s: killed\n",
+			k + 1, opt_processes, opt_watchdog);
+		kill(pid, SIGKILL);
+	}
 	fclose(in);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -373,7 +419,7 @@ unsigned int processes_run_workers(int argc, char **argv, const cpu_set_t *mask)
 	u64 base = bench_seed();
 	unsigned int failed = 0, timed;
 
-	if (opt_processes < 2)
+	if (opt_processes < 2 || is_worker)
 		return 0;
 	/* Nothing timed selected: nothing for a worker to measure. */
 	kunit_timed_only = true;

@@ -6,9 +6,9 @@
  *
  * Each input line: "N ALPHA_PPB SCALE r1 .. rN" (unsigned integers, the
  * ratios in units of SCALE). Each output line, in the same order:
- * "n t2 p_ppb testable significant interval lo hi" (interval 0: none, lo
- * and hi 0). A line that cannot be read stops the program naming its
- * number.
+ * "n t2 p_ppb testable significant up centre interval lo hi" (interval
+ * 0: none, lo and hi 0). A line that cannot be read stops the program naming
+ * its number.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ int main(void)
 	unsigned long lineno = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
-		u64 n, alpha, scale, r[SR_MAX], lo = 0, hi = 0;
+		u64 n, alpha, scale, r[SR_MAX], lo = 0, hi = 0, centre;
 		struct sr_test t;
 		char *p = line;
 		bool interval;
@@ -54,9 +54,13 @@ int main(void)
 			return 2;
 		}
 		sr_test(r, (u32)n, scale, alpha, &t);
-		interval = sr_interval(r, (u32)n, alpha, &lo, &hi);
-		printf("%u %llu %llu %d %d %d %llu %llu\n", t.n, t.t2, t.p_ppb,
-		       t.testable, t.significant, interval, lo, hi);
+		interval =
+			sr_interval(r, (u32)n, scale, alpha, &centre, &lo, &hi);
+		if (!interval)
+			lo = hi = 0;
+		printf("%u %llu %llu %d %d %d %llu %d %llu %llu\n", t.n, t.t2,
+		       t.p_ppb, t.testable, t.significant, t.up, centre,
+		       interval, lo, hi);
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@ counted here (scipy does not expose them) and checked against scipy's
 exact p-values by test_stats.py.
 """
 import math
+from fractions import Fraction
 
 from scipy import stats
 
@@ -417,9 +418,9 @@ def signed_rank_critical(n, alpha):
 
 def wilcoxon_p(d):
     """Exact two-sided p of the Wilcoxon signed-rank test of @d (nonzero
-    values) against 0: scipy.stats.wilcoxon. Its exact method gives way
-    to the normal approximation where a value is 0, so zeros are the
-    caller's to drop."""
+    values, no two of the same size) against 0: scipy.stats.wilcoxon, the
+    reference signed_rank_test() is checked against (tools/stats-check).
+    scipy's exact method assumes no ties; with ties it is not exact."""
     try:
         res = stats.wilcoxon(d, zero_method="wilcox",
                              alternative="two-sided", method="exact")
@@ -429,27 +430,71 @@ def wilcoxon_p(d):
     return min(1.0, float(res.pvalue))
 
 
+def signed_rank_test(scaled):
+    """The exact signed-rank test of ratios in millionths (@scaled, none
+    exactly RATIO_SCALE), as lib/signed_rank.c computes it: |log r|
+    ranked by comparing r / 1 or 1 / r as exact fractions (no floating
+    point, so 0.8 and 1.25 tie), ties sharing their mean rank (kept
+    doubled), the exact null distribution of the doubled rank sum of the
+    ratios above 1 over the 2^n sign patterns, two-sided p twice the
+    smaller tail, at most 1. A dict: t2, p, up (the rank sum above its
+    mean: the ratios above 1 weigh more)."""
+    devs = [Fraction(max(r, RATIO_SCALE), min(r, RATIO_SCALE))
+            for r in scaled]
+    weights = [2 * sum(d < x for d in devs) + sum(d == x for d in devs) + 1
+               for x in devs]
+    n = len(scaled)
+    t2 = sum(w for w, r in zip(weights, scaled) if r > RATIO_SCALE)
+    counts = [1] + [0] * sum(weights)
+    top = 0
+    for w in weights:
+        for t in range(top, -1, -1):
+            counts[t + w] += counts[t]
+        top += w
+    lower = sum(counts[:t2 + 1])
+    upper = sum(counts[t2:])
+    return {"t2": t2, "p": min(1.0, 2 * min(lower, upper) / 2 ** n),
+            "up": 2 * t2 > n * (n + 1)}
+
+
+def hodges_lehmann(scaled, alpha=ALPHA):
+    """The centre of ratios in millionths (@scaled, none exactly
+    RATIO_SCALE) and its interval, as lib/signed_rank.c: the Walsh
+    averages of log r are the geometric means sqrt(r_i r_j), i <= j,
+    floored; the centre their integer median, the interval the k-th from
+    each end (signed_rank_critical()). (centre, [lo, hi] or None), in
+    millionths."""
+    walsh = sorted(math.isqrt(a * b) for i, a in enumerate(scaled)
+                   for b in scaled[i:])
+    if not walsh:
+        return RATIO_SCALE, None
+    k = signed_rank_critical(len(scaled), alpha) if len(scaled) > 1 else 0
+    ci = [walsh[k - 1], walsh[len(walsh) - k]] if k else None
+    return int_median(walsh), ci
+
+
 def process_pairs(before, after, alpha=ALPHA):
     """The paired test of two strategies measured in the same processes:
     @before and @after their process medians (integer ns, process k of
     one beside process k of the other). Per process the ratio r_k =
-    before / after in millionths (rounded down, as lib/verdict.c); the
-    speed-up is their integer median; the exact signed-rank test of
-    log r_k against 0, processes with r_k exactly 1 left out; the
-    Hodges-Lehmann interval of the speed-up from the geometric means
-    sqrt(r_i r_j), i <= j, of those processes. A dict: ratios (floats),
-    speedup, nonzero (processes with r_k != 1), p, ci ([low, high] or
-    None), testable, significant and, when not testable, why."""
+    before / after in millionths (rounded down, as lib/verdict.c);
+    processes with r_k exactly 1 are left out; the exact signed-rank test
+    of log r_k against 0 (signed_rank_test()); the speed-up and its
+    interval are Hodges-Lehmann's (hodges_lehmann()). A dict: ratios
+    (floats), speedup, nonzero (processes with r_k != 1), p, up, ci
+    ([low, high] or None), testable, significant and, when not testable,
+    why."""
     if len(before) != len(after) or not before or \
             min(before + after) <= 0:
         return {"ratios": [], "speedup": None, "nonzero": 0, "p": None,
                 "ci": None, "testable": False, "significant": False,
-                "why": "no process medians to pair"}
+                "up": False, "why": "no process medians to pair"}
     scaled = [b * RATIO_SCALE // a for b, a in zip(before, after)]
-    out = {"ratios": [r / RATIO_SCALE for r in scaled],
-           "speedup": int_median(scaled) / RATIO_SCALE,
-           "p": None, "ci": None, "testable": False, "significant": False}
     moved = [r for r in scaled if r != RATIO_SCALE]
+    centre, ci = hodges_lehmann(moved, alpha)
+    out = {"ratios": [r / RATIO_SCALE for r in scaled],
+           "speedup": centre / RATIO_SCALE, "up": False,
+           "p": None, "ci": None, "testable": False, "significant": False}
     n = out["nonzero"] = len(moved)
     if n > PROCESSES_MAX:
         out["why"] = f"more than {PROCESSES_MAX} processes"
@@ -460,15 +505,12 @@ def process_pairs(before, after, alpha=ALPHA):
                       f"({n} of {len(scaled)} with a ratio other than 1; "
                       f"at least {min_processes(alpha)})")
         return out
-    out["p"] = wilcoxon_p([math.log(r / RATIO_SCALE) for r in moved])
+    test = signed_rank_test(moved)
+    out["p"], out["up"] = test["p"], test["up"]
     out["testable"] = True
     out["significant"] = out["p"] < alpha
-    k = signed_rank_critical(n, alpha)
-    if k:
-        walsh = sorted(math.isqrt(a * b) for i, a in enumerate(moved)
-                       for b in moved[i:])
-        out["ci"] = [walsh[k - 1] / RATIO_SCALE,
-                     walsh[len(walsh) - k] / RATIO_SCALE]
+    if ci:
+        out["ci"] = [ci[0] / RATIO_SCALE, ci[1] / RATIO_SCALE]
     return out
 
 

@@ -181,7 +181,8 @@ def judge_processes(pt, posted_ratio):
         if min(ratios) < 1 < max(ratios):
             return SPLIT
         return NOT_CONFIRMED
-    faster = pt["speedup"] > 1
+    # The direction the test found (its rank sums), not a median's.
+    faster = pt["up"]
     claimed_faster = posted_ratio is None or posted_ratio > 1
     return CONFIRMED if faster == claimed_faster else REVERSED
 
@@ -295,10 +296,11 @@ def verdict_section(logs):
            "the inverse, same bytes) beside the one measured here, with "
            f"its {ci_title()} and a test at alpha={level.ALPHA:g}. "
            "Where the log ran each strategy in several processes (unit: "
-           "N processes), the process is what replicates: the speed-up is "
-           "the median of the processes' ratios of their medians, the "
-           "interval Hodges-Lehmann on those ratios (geometric means of "
-           "pairs), the test the exact Wilcoxon signed-rank test of their "
+           "N processes), the process is what replicates: each gives the "
+           "ratio of its two medians; the speed-up and its interval are "
+           "Hodges-Lehmann's on those ratios (the median of the geometric "
+           "means of pairs), the test the exact Wilcoxon signed-rank test "
+           "of their "
            f"logs (at least {min_processes(level.ALPHA)} processes whose "
            f"ratio is not 1): **{CONFIRMED}** (significant, the claimed "
            f"direction), **{REVERSED}** (significant, the other), "
