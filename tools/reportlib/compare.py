@@ -42,6 +42,8 @@ from reportlib.stats import (
     DRIFT_HALVES_MIN,
     log_drift,
     median,
+    process_medians,
+    processes_of,
     samples_of,
 )
 
@@ -100,43 +102,15 @@ def fmt_pct(x):
     return "-" if x is None else f"{x * 100:.1f}%"
 
 
-def processes_of(rec):
-    """processes= of a metric line: how many processes measured it (1
-    when absent: older logs and the image)."""
-    p = rec.get("processes")
-    return p if isinstance(p, int) and p >= 1 else 1
-
-
-def c_median(xs):
-    """The median as the C side takes it: of an even count, the integer
-    mean of the middle two."""
-    s = sorted(xs)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) // 2
-
-
 def proc_medians(rec):
-    """Each process's median of its warm runs, in process order:
-    proc_medians_ns=, else the P blocks of samples_ns=; None with fewer
-    than 2 processes or when neither can be read."""
-    p = processes_of(rec)
-    if p < 2:
+    """Each process's median of its warm runs, in process order
+    (stats.process_medians()); None with fewer than 2 processes or when
+    they cannot be read."""
+    if processes_of(rec) < 2:
         return None
-    given = rec.get("proc_medians_ns")
-    if isinstance(given, str):
-        try:
-            given = [int(x) for x in given.split(",") if x]
-        except ValueError:
-            given = None
-    if isinstance(given, list) and len(given) == p and all(
-            isinstance(v, int) and v > 0 for v in given):
-        return given
-    xs = samples_of(rec)
-    if xs and len(xs) % p == 0:
-        k = len(xs) // p
-        meds = [c_median(xs[i * k:(i + 1) * k]) for i in range(p)]
-        if all(m > 0 for m in meds):
-            return meds
+    meds = process_medians(rec)
+    if meds and all(isinstance(m, int) and m > 0 for m in meds):
+        return meds
     return None
 
 

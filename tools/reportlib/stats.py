@@ -10,6 +10,7 @@ U and signed-rank counts behind the intervals' critical values are
 counted here (scipy does not expose them) and checked against scipy's
 exact p-values by test_stats.py.
 """
+import functools
 import math
 from fractions import Fraction
 
@@ -235,22 +236,6 @@ def time_blocks(xs):
     return [xs[i * n // k:(i + 1) * n // k] for i in range(k)]
 
 
-def run_drift(xs, alpha=ALPHA):
-    """How far one run's samples (@xs, one process's, in run order;
-    line_blocks() cuts a line of several) moved during the run: a dict with
-    blocks (how many), drift (slowest block median / fastest - 1), p (the
-    Kruskal-Wallis test of the blocks) and drifted (p < alpha); None when
-    there are too few samples to tell."""
-    blocks = time_blocks(xs)
-    if not blocks:
-        return None
-    meds = [median(b) for b in blocks]
-    test = kruskal_wallis(blocks)
-    return {"blocks": len(blocks),
-            "drift": max(meds) / min(meds) - 1 if min(meds) > 0 else None,
-            "p": test["p"], "drifted": test["p"] < alpha}
-
-
 def line_blocks(rec):
     """The time blocks of one metric line, a list per process: the
     quarters (time_blocks()) of its samples_ns=, or, on a line of
@@ -363,42 +348,39 @@ def process_medians(rec):
     return None
 
 
-_SR_COUNTS = {}
-
-
-def signed_rank_counts(n):
-    """For n nonzero differences of distinct sizes whose signs are, under
-    the null hypothesis, each + or - with probability 1/2: how many of the
-    2^n sign patterns give each T = 0..n(n+1)/2 (T: the sum of the ranks
-    of the positive ones). Rank n is either negative, adding nothing, or
-    positive, adding n: g(n, t) = g(n - 1, t) + g(n - 1, t - n)."""
-    if n in _SR_COUNTS:
-        return _SR_COUNTS[n]
-    counts = [1]
-    for k in range(1, n + 1):
-        row = counts + [0] * k
-        for t, c in enumerate(counts):
-            row[t + k] += c
-        counts = row
-    _SR_COUNTS[n] = counts
+@functools.lru_cache(maxsize=64)
+def sign_pattern_counts(weights):
+    """For ranks @weights (a tuple) whose signs are, under the null
+    hypothesis, each + or - with probability 1/2: how many of the 2^n
+    sign patterns give each sum t = 0..sum(weights) of the positive
+    ones' ranks. Each rank is either negative, adding nothing, or
+    positive, adding its weight."""
+    counts = [1] + [0] * sum(weights)
+    top = 0
+    for w in weights:
+        for t in range(top, -1, -1):
+            counts[t + w] += counts[t]
+        top += w
     return counts
 
 
-def signed_rank_cdf(n, t):
-    """P(T <= t) under the null hypothesis, n nonzero differences."""
-    if t < 0:
-        return 0.0
-    counts = signed_rank_counts(n)
-    return sum(counts[:int(t) + 1]) / 2 ** n
+def signed_rank_counts(n):
+    """sign_pattern_counts() of the ranks 1..n (no ties)."""
+    return sign_pattern_counts(tuple(range(1, n + 1)))
+
+
+def signed_rank_tail_p(weights, t):
+    """The exact two-sided p of a rank sum @t over ranks @weights:
+    2 * min(P(T <= t), P(T >= t)), at most 1."""
+    counts = sign_pattern_counts(tuple(weights))
+    lower, upper = sum(counts[:t + 1]), sum(counts[t:])
+    return min(1.0, 2 * min(lower, upper) / 2 ** len(weights))
 
 
 def signed_rank_p(n, t):
-    """The exact two-sided p-value of T = @t of n differences:
-    2 * min(P(T <= t), P(T >= t)), at most 1. The distribution is
-    symmetric: P(T >= t) = P(T <= n(n+1)/2 - t)."""
-    top = n * (n + 1) // 2
-    return min(1.0, 2 * min(signed_rank_cdf(n, t),
-                             signed_rank_cdf(n, top - t)))
+    """The exact two-sided p-value of T = @t of n differences without
+    ties (signed_rank_tail_p() of the ranks 1..n)."""
+    return signed_rank_tail_p(range(1, n + 1), int(t))
 
 
 def signed_rank_critical(n, alpha):
@@ -445,15 +427,7 @@ def signed_rank_test(scaled):
                for x in devs]
     n = len(scaled)
     t2 = sum(w for w, r in zip(weights, scaled) if r > RATIO_SCALE)
-    counts = [1] + [0] * sum(weights)
-    top = 0
-    for w in weights:
-        for t in range(top, -1, -1):
-            counts[t + w] += counts[t]
-        top += w
-    lower = sum(counts[:t2 + 1])
-    upper = sum(counts[t2:])
-    return {"t2": t2, "p": min(1.0, 2 * min(lower, upper) / 2 ** n),
+    return {"t2": t2, "p": signed_rank_tail_p(weights, t2),
             "up": 2 * t2 > n * (n + 1)}
 
 

@@ -27,20 +27,18 @@ and only more processes narrow the verdict.
 import math
 
 from reportlib.formatting import md_table
+from reportlib.stats import process_blocks as stats_process_blocks
+from reportlib.stats import processes_of
 
 
 def process_blocks(rec):
-    """[[warm samples of process 1], ...] of a metric line, or None when
-    it was not measured in several processes."""
-    samples = rec.get("samples_ns")
-    procs = rec.get("processes", 1)
-    if not isinstance(samples, list) or not isinstance(procs, int) \
-            or procs < 2 or len(samples) % procs:
+    """[[warm samples of process 1], ...] of a metric line
+    (stats.process_blocks()), or None unless it was measured in several
+    processes of two warm runs or more."""
+    if processes_of(rec) < 2:
         return None
-    n = len(samples) // procs
-    if n < 2:
-        return None
-    return [samples[p * n:(p + 1) * n] for p in range(procs)]
+    blocks = stats_process_blocks(rec)
+    return blocks if blocks and len(blocks[0]) >= 2 else None
 
 
 def components(blocks):
