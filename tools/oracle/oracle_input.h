@@ -21,4 +21,12 @@ static inline int read_u64(char **p, u64 *v)
 	return 0;
 }
 
+/* Whether only blanks are left of the line at @p. */
+static inline bool line_ends(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return *p == '\n';
+}
+
 #endif

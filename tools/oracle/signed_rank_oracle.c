@@ -44,9 +44,7 @@ int main(void)
 					lineno, i + 1);
 				return 2;
 			}
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '\n') {
+		if (!line_ends(p)) {
 			fprintf(stderr,
 				"signed-rank-oracle: line %lu: more than %llu "
 				"ratios\n",

@@ -56,9 +56,7 @@ int main(void)
 					lineno, i + 1);
 				return 2;
 			}
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '\n') {
+		if (!line_ends(p)) {
 			fprintf(stderr,
 				"stats-oracle: line %lu: more than %llu "
 				"samples\n",
