@@ -4,6 +4,7 @@
 #include "lib/mannwhitney.h"
 #include "lib/printf.h"
 #include "lib/signed_rank.h"
+#include "lib/states.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 
@@ -42,6 +43,9 @@ const struct verdict_claim verdict_claims[] = {
 
 const unsigned int verdict_nr_claims = ARRAY_SIZE(verdict_claims);
 
+/* The claims one configuration can judge, at most. */
+#define VERDICT_MAX_PER_CONFIG 8
+
 static struct verdict kept[VERDICT_MAX];
 static unsigned int nr_kept, nr_dropped;
 
@@ -52,6 +56,8 @@ const char *verdict_scope_name(enum verdict_scope s)
 		return "processes";
 	case VERDICT_SCOPE_ONE_PROCESS:
 		return "one-process";
+	case VERDICT_SCOPE_ROUNDS:
+		return "rounds";
 	default:
 		return "one-boot";
 	}
@@ -60,6 +66,7 @@ const char *verdict_scope_name(enum verdict_scope s)
 const char *verdict_word_name(const struct verdict *v)
 {
 	bool boot = v->scope == VERDICT_SCOPE_ONE_BOOT;
+	bool rounds = v->scope == VERDICT_SCOPE_ROUNDS;
 
 	switch (v->word) {
 	case VERDICT_CONFIRMED:
@@ -71,10 +78,15 @@ const char *verdict_word_name(const struct verdict *v)
 	case VERDICT_SPLIT:
 		return "split between processes";
 	case VERDICT_SEEN:
-		return boot ? "seen in one boot" : "seen in one process";
+		return rounds ? "seen in one state's rounds"
+		       : boot ? "seen in one boot"
+			      : "seen in one process";
 	case VERDICT_SEEN_REVERSED:
-		return boot ? "seen reversed in one boot"
-			    : "seen reversed in one process";
+		return rounds ? "seen reversed in one state's rounds"
+		       : boot ? "seen reversed in one boot"
+			      : "seen reversed in one process";
+	case VERDICT_TOO_FEW:
+		return "too few rounds in this state";
 	default:
 		return "untested";
 	}
@@ -113,6 +125,21 @@ static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
 }
 
 /*
+ * The runs of process @p (of @per each) in state @state of @which (NULL:
+ * every run) into @block. Returns how many.
+ */
+static u32 process_runs(u64 *block, const struct verdict_samples *c, u32 p,
+			u32 per, const u8 *which, u32 state)
+{
+	u32 got = 0;
+
+	for (u32 r = p * per; r < (p + 1) * per; r++)
+		if (!which || which[r] == state)
+			block[got++] = c->ns[r];
+	return got;
+}
+
+/*
  * Several processes: one speed-up per process, the ratio of its two
  * medians (paired: the same process timed both), and the signed-rank
  * test of those; the speed-up printed is their Hodges-Lehmann centre. Runs of
@@ -122,30 +149,36 @@ static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
  */
 static void judge_processes(struct verdict *v,
 			    const struct verdict_samples *before,
-			    const struct verdict_samples *after)
+			    const struct verdict_samples *after,
+			    const u8 *which, u32 state)
 {
 	static u64 block[MW_MAX_SAMPLES];
 	u64 ratio[SR_MAX], lo = ~0ull, hi = 0, ci_lo, ci_hi;
-	u32 np = v->processes, per = before->n / np;
+	u32 np = 0, per = before->n / before->processes;
 	struct sr_test t;
 	bool ci;
 
-	for (u32 p = 0; p < np; p++) {
+	for (u32 p = 0; p < before->processes; p++) {
+		u32 got = process_runs(block, before, p, per, which, state);
 		u64 mb, ma;
 
-		memcpy(block, before->ns + (size_t)p * per, per * sizeof(u64));
-		mb = bench_median(block, per);
-		memcpy(block, after->ns + (size_t)p * per, per * sizeof(u64));
-		ma = bench_median(block, per);
+		/* A process none of whose rounds were in this state. */
+		if (!got)
+			continue;
+		mb = bench_median(block, got);
+		ma = bench_median(block, process_runs(block, after, p, per,
+						      which, state));
 		/* A median of 0 ns timed nothing: no ratio to judge. */
 		if (!ma || !mb) {
 			v->speedup = 0;
 			return;
 		}
-		ratio[p] = mb * VERDICT_SCALE / ma;
-		lo = min(lo, ratio[p]);
-		hi = max(hi, ratio[p]);
+		ratio[np] = mb * VERDICT_SCALE / ma;
+		lo = min(lo, ratio[np]);
+		hi = max(hi, ratio[np]);
+		np++;
 	}
+	v->processes = np;
 	ci = sr_interval(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB,
 			 &v->speedup, &ci_lo, &ci_hi);
 	sr_test(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB, &t);
@@ -166,16 +199,12 @@ static void judge_processes(struct verdict *v,
 		v->word = VERDICT_NOT_CONFIRMED;
 }
 
-void verdict_judge(const struct verdict_claim *claim,
-		   const struct verdict_config *where,
-		   const struct verdict_samples *before,
-		   const struct verdict_samples *after, struct verdict *v)
+/* @v untested, of one process (or boot), before anything is judged. */
+static void verdict_start(struct verdict *v, const struct verdict_claim *claim,
+			  const struct verdict_config *where,
+			  const struct verdict_samples *before,
+			  const struct verdict_samples *after)
 {
-	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
-	u32 nb = copy_sorted(b, before->ns, before->n);
-	u32 na = copy_sorted(a, after->ns, after->n);
-	u32 np = before->processes > 1 ? before->processes : 1;
-
 	*v = (struct verdict){.claim = claim,
 			      .where = *where,
 			      .before = before->name,
@@ -186,9 +215,22 @@ void verdict_judge(const struct verdict_claim *claim,
 			      .scope = VERDICT_SCOPE_ONE_BOOT,
 #endif
 			      .processes = 1,
-			      .n_before = nb,
-			      .n_after = na,
 			      .word = VERDICT_UNTESTED};
+}
+
+void verdict_judge(const struct verdict_claim *claim,
+		   const struct verdict_config *where,
+		   const struct verdict_samples *before,
+		   const struct verdict_samples *after, struct verdict *v)
+{
+	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
+	u32 nb = copy_sorted(b, before->ns, before->n);
+	u32 na = copy_sorted(a, after->ns, after->n);
+	u32 np = before->processes > 1 ? before->processes : 1;
+
+	verdict_start(v, claim, where, before, after);
+	v->n_before = nb;
+	v->n_after = na;
 	if (!nb || !na)
 		return;
 	v->before_ns = bench_median(b, nb);
@@ -201,10 +243,59 @@ void verdict_judge(const struct verdict_claim *claim,
 	    nb / np) {
 		v->scope = VERDICT_SCOPE_PROCESSES;
 		v->processes = np;
-		judge_processes(v, before, after);
+		judge_processes(v, before, after, NULL, 0);
 		return;
 	}
 	judge_runs(v, b, nb, a, na);
+}
+
+void verdict_judge_state(const struct verdict_claim *claim,
+			 const struct verdict_config *where,
+			 const struct verdict_samples *before,
+			 const struct verdict_samples *after, const char *by,
+			 const u8 *which, u32 state, u32 nr_states,
+			 struct verdict *v)
+{
+	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
+	u32 n = min(before->n, (u32)MW_MAX_SAMPLES), rounds = 0, in = 0;
+	u32 np = max(before->processes, 1u), per = n / np;
+
+	for (u32 i = 0; i < n; i++)
+		if (which[i] == state) {
+			b[rounds] = before->ns[i];
+			a[rounds++] = after->ns[i];
+		}
+	/* The processes with a round in this state. */
+	for (u32 p = 0; np > 1 && p < np; p++)
+		for (u32 r = p * per; r < (p + 1) * per; r++)
+			if (which[r] == state) {
+				in++;
+				break;
+			}
+	verdict_start(v, claim, where, before, after);
+	v->processes = np > 1 ? in : 1;
+	v->n_before = v->n_after = v->rounds = rounds;
+	v->by = by;
+	v->state = state + 1;
+	v->nr_states = nr_states;
+	if (!rounds)
+		return;
+	v->before_ns = bench_median(b, rounds);
+	v->after_ns = bench_median(a, rounds);
+	if (v->after_ns)
+		v->speedup = v->before_ns * VERDICT_SCALE / v->after_ns;
+	if (np > 1)
+		v->scope = VERDICT_SCOPE_ROUNDS;
+	if (rounds < VERDICT_STATE_MIN_ROUNDS) {
+		v->word = VERDICT_TOO_FEW;
+		return;
+	}
+	if (np > 1 && np <= SR_MAX && per && in >= SR_MIN_N) {
+		v->scope = VERDICT_SCOPE_PROCESSES;
+		judge_processes(v, before, after, which, state);
+		return;
+	}
+	judge_runs(v, b, rounds, a, rounds);
 }
 
 static const struct verdict_samples *find(const struct verdict_samples *c,
@@ -257,19 +348,25 @@ static const char *over_posted(const struct verdict *v, unsigned int dec)
 			   VERDICT_SCALE * cl->posted_num, dec);
 }
 
+/* The configuration's keys: page_size= mode= [map=], or chunk=. */
+static void format_where(char *buf, size_t len,
+			 const struct verdict_config *where)
+{
+	if (where->mode)
+		ntb_snprintf(buf, len, "page_size=%u mode=%s%s%s",
+			     where->page_size, where->mode,
+			     where->map ? " map=" : "",
+			     where->map ? where->map : "");
+	else
+		ntb_snprintf(buf, len, "chunk=%llu", where->chunk);
+}
+
 int verdict_format(char *buf, size_t len, const struct verdict *v)
 {
 	const struct verdict_claim *cl = v->claim;
-	char where[64], posted[16], ci[48], p[24];
+	char where[64], posted[16], ci[48], p[24], state[96] = "";
 
-	if (v->where.mode)
-		ntb_snprintf(where, sizeof(where), "page_size=%u mode=%s%s%s",
-			     v->where.page_size, v->where.mode,
-			     v->where.map ? " map=" : "",
-			     v->where.map ? v->where.map : "");
-	else
-		ntb_snprintf(where, sizeof(where), "chunk=%llu",
-			     v->where.chunk);
+	format_where(where, sizeof(where), &v->where);
 	ntb_snprintf(posted, sizeof(posted), "%s",
 		     cl->posted_den
 			     ? bench_fixed(cl->posted_num, cl->posted_den, 3)
@@ -281,16 +378,21 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		ntb_snprintf(ci, sizeof(ci), "ci_low=- ci_high=-");
 	ntb_snprintf(p, sizeof(p), "%s",
 		     v->tested ? bench_fixed(v->p_ppb, MW_PPB, 6) : "-");
+	if (v->state)
+		ntb_snprintf(state, sizeof(state),
+			     " by=%s state=%u/%u rounds=%u", v->by, v->state,
+			     v->nr_states, v->rounds);
 	return ntb_snprintf(
 		buf, len,
-		"# verdict claim=\"%s\" what=\"%s\" before=%s "
-		"after=%s %s posted=%s before_ns=%llu "
+		"# %s claim=\"%s\" what=\"%s\" before=%s "
+		"after=%s %s%s posted=%s before_ns=%llu "
 		"after_ns=%llu speedup=%s %s measured_over_posted=%s "
 		"p=%s scope=%s processes=%u n=%u+%u test=%s verdict=\"%s\"",
-		cl->subject, cl->what, v->before, v->after, where, posted,
-		v->before_ns, v->after_ns, x3(v->speedup), ci,
-		over_posted(v, 3), p, verdict_scope_name(v->scope),
-		v->processes, v->n_before, v->n_after,
+		v->state ? "state-verdict" : "verdict", cl->subject, cl->what,
+		v->before, v->after, where, state, posted, v->before_ns,
+		v->after_ns, x3(v->speedup), ci, over_posted(v, 3), p,
+		verdict_scope_name(v->scope), v->processes, v->n_before,
+		v->n_after,
 		!v->tested			      ? "-"
 		: v->scope == VERDICT_SCOPE_PROCESSES ? "signed-rank"
 		: v->exact			      ? "exact"
@@ -333,13 +435,157 @@ int verdict_format_short(char *buf, size_t len, const struct verdict *v)
 			    ci, p);
 }
 
+/* "# state ..." lines: each state of @c's runs, where it has several. */
+static void print_states(const char *where, const struct verdict_samples *c,
+			 const struct states *st)
+{
+	for (u32 s = 0; s < st->nr; s++)
+		kunit_diag("# state strategy=%s %s runs=%u state=%u/%u "
+			   "state_runs=%u median_ns=%llu low_ns=%llu "
+			   "high_ns=%llu apart=%s\n",
+			   c->name, where, st->n, s + 1, st->nr, st->s[s].runs,
+			   st->s[s].median_ns, st->s[s].low_ns,
+			   st->s[s].high_ns, x3(states_apart(st)));
+}
+
+/* How state @s of @nr reads in a sentence. */
+static const char *state_words(u32 s, u32 nr)
+{
+	static char buf[24];
+
+	if (nr == 2)
+		return s ? "the slower" : "the faster";
+	ntb_snprintf(buf, sizeof(buf), "state %u/%u", s + 1, nr);
+	return buf;
+}
+
+bool verdict_follows(const struct verdict_samples *x,
+		     const struct verdict_samples *y, const u8 *which,
+		     const struct states *st, struct verdict_follow *f)
+{
+	static u64 fast[MW_MAX_SAMPLES], slow[MW_MAX_SAMPLES];
+	struct mw_test t;
+
+	*f = (struct verdict_follow){0};
+	if (y->n != x->n || y->processes != x->processes || st->nr < 2)
+		return false;
+	for (u32 i = 0; i < y->n && i < MW_MAX_SAMPLES; i++) {
+		if (which[i] == 0)
+			fast[f->n_fast++] = y->ns[i];
+		else if (which[i] == st->nr - 1)
+			slow[f->n_slow++] = y->ns[i];
+	}
+	f->fast_ns = bench_median(fast, f->n_fast); /* sorts */
+	f->slow_ns = bench_median(slow, f->n_slow);
+	f->tested = mw_testable(f->n_fast, f->n_slow, VERDICT_ALPHA_PPB);
+	if (!f->tested)
+		return true;
+	mw_test(fast, f->n_fast, slow, f->n_slow, VERDICT_ALPHA_PPB, &t);
+	f->p_ppb = t.p_ppb;
+	f->follows = t.significant && f->slow_ns > f->fast_ns;
+	return true;
+}
+
+/* The "# follows ..." line of @y against @x's states. */
+static void print_follows(const char *where, const struct verdict_samples *x,
+			  const struct verdict_samples *y, const u8 *which,
+			  const struct states *st)
+{
+	struct verdict_follow f;
+
+	if (!verdict_follows(x, y, which, st, &f))
+		return;
+	kunit_diag("# follows %s=%s states_of=%s %s rounds=%u+%u "
+		   "fast_median_ns=%llu slow_median_ns=%llu ratio=%s p=%s "
+		   "follows=%s\n",
+		   y->kind == VERDICT_SAMPLES_PROBE ? "probe" : "fill", y->name,
+		   x->name, where, f.n_fast, f.n_slow, f.fast_ns, f.slow_ns,
+		   f.fast_ns ? x3(f.slow_ns * VERDICT_SCALE / f.fast_ns) : "-",
+		   f.tested ? bench_fixed(f.p_ppb, MW_PPB, 6) : "-",
+		   !f.tested   ? "untested"
+		   : f.follows ? "yes"
+			       : "no");
+}
+
+/*
+ * @v judged again in each state of its side's runs that has several:
+ * "# state-verdict ..." lines, then a "# states: ..." sentence, then,
+ * once for each side judged in states (@done, @nr_done), whether each
+ * fill and probe among @c follows its states.
+ */
+static void publish_in_states(const struct verdict *v,
+			      const struct verdict_samples *c, u32 n,
+			      const char *where,
+			      const struct verdict_samples **done, u32 *nr_done)
+{
+	static u8 which[MW_MAX_SAMPLES];
+	const struct verdict_samples *b = find(c, n, v->before);
+	const struct verdict_samples *a = find(c, n, v->after);
+	const struct verdict_samples *by = b;
+	struct states st;
+	char line[512], say[512];
+	int len;
+
+	/* Rounds pair up only where both sides ran in the same ones. */
+	if (!b || !a || b->n != a->n || b->processes != a->processes ||
+	    b->n > MW_MAX_SAMPLES)
+		return;
+	states_find(b->ns, b->n, &st, which);
+	if (st.nr < 2) {
+		by = a;
+		states_find(a->ns, a->n, &st, which);
+	}
+	if (st.nr < 2)
+		return;
+	len = ntb_snprintf(say, sizeof(say),
+			   "# states: %s ran in %u states, %sx apart (%s); "
+			   "%s -> %s:",
+			   by->name, st.nr,
+			   bench_fixed(states_apart(&st), VERDICT_SCALE, 2),
+			   where, v->before, v->after);
+	for (u32 s = 0; s < st.nr; s++) {
+		struct verdict sv;
+
+		verdict_judge_state(v->claim, &v->where, b, a, by->name, which,
+				    s, st.nr, &sv);
+		verdict_format(line, sizeof(line), &sv);
+		kunit_diag("%s\n", line);
+		if (len > 0 && (size_t)len < sizeof(say))
+			len += ntb_snprintf(
+				say + len, sizeof(say) - len,
+				"%s in %s (%u rounds) %sx, %s", s ? ";" : "",
+				state_words(s, st.nr), sv.rounds,
+				bench_fixed(sv.speedup, VERDICT_SCALE, 2),
+				verdict_word_name(&sv));
+	}
+	kunit_diag("%s\n", say);
+	for (u32 i = 0; i < *nr_done; i++)
+		if (done[i] == by)
+			return;
+	if (*nr_done < VERDICT_MAX_PER_CONFIG)
+		done[(*nr_done)++] = by;
+	for (u32 j = 0; j < n; j++)
+		if (c[j].kind != VERDICT_SAMPLES_STRATEGY)
+			print_follows(where, by, &c[j], which, &st);
+}
+
 void verdict_publish(const struct verdict_config *where,
 		     const struct verdict_samples *c, u32 n)
 {
-	struct verdict v[8];
+	struct verdict v[VERDICT_MAX_PER_CONFIG];
+	const struct verdict_samples *followed[VERDICT_MAX_PER_CONFIG];
 	unsigned int got = verdict_feed(where, c, n, v, ARRAY_SIZE(v));
-	char line[512];
+	char line[512], at[64];
+	u32 nr_followed = 0;
 
+	format_where(at, sizeof(at), where);
+	for (u32 i = 0; i < n; i++) {
+		struct states st;
+
+		states_find(c[i].ns, c[i].n, &st, NULL);
+		if (st.nr > 1)
+			print_states(at, &c[i], &st);
+	}
 	for (unsigned int i = 0; i < got; i++) {
 		verdict_format(line, sizeof(line), &v[i]);
 		kunit_diag("%s\n", line);
@@ -347,6 +593,7 @@ void verdict_publish(const struct verdict_config *where,
 			kept[nr_kept++] = v[i];
 		else
 			nr_dropped++;
+		publish_in_states(&v[i], c, n, at, followed, &nr_followed);
 	}
 }
 

@@ -19,6 +19,9 @@
  *                               speed-ups lie on both sides of 1
  *       not confirmed           not significant otherwise
  *       untested                fewer than 6 processes
+ *   rounds: the rounds of one machine state (below) from too few
+ *     processes for the test above: the Mann-Whitney test on the runs,
+ *     and at most "seen in one state's rounds" (or "seen reversed ...");
  *   one-process, one-boot: the runs of one process or boot, which cannot
  *     show how far the next process or boot would differ; the
  *     Mann-Whitney test of lib/mannwhitney.h on the runs, and at most
@@ -28,11 +31,24 @@
  *
  * and printed as a "# verdict ..." line; the verdicts are kept for the
  * end-of-run screen.
+ *
+ * Where a contender's runs fall into separate states (lib/states.h), a
+ * "# state ..." line names each, and a claim with a side in states is
+ * judged again in each state of that side ("# state-verdict ..."), over
+ * the rounds in that state: both sides' runs of such a round, as they
+ * were measured together. A state of fewer than VERDICT_STATE_MIN_ROUNDS
+ * rounds is said to have too few rather than judged. A "# states: ..."
+ * line says in words what was seen. Each fill and probe among the
+ * contenders is tested against each strategy's states ("# follows ..."):
+ * are its runs in the slower state's rounds slower, by the runs' U test?
+ * That says whether it can tell the states apart where the strategy
+ * cannot be run.
  */
 #ifndef NTBOOT_LIB_VERDICT_H
 #define NTBOOT_LIB_VERDICT_H
 
 #include "include/types.h"
+#include "lib/states.h"
 
 /* The tests' level, parts per 10^9: 0.05. */
 #define VERDICT_ALPHA_PPB 50000000ull
@@ -40,6 +56,8 @@
 #define VERDICT_SCALE 1000000ull
 /* Verdicts kept for the screen. */
 #define VERDICT_MAX 32
+/* The fewest rounds a state is judged on (5 a side: the runs' test). */
+#define VERDICT_STATE_MIN_ROUNDS 6
 
 enum verdict_word {
 	VERDICT_CONFIRMED,
@@ -49,12 +67,14 @@ enum verdict_word {
 	VERDICT_SPLIT,	       /* processes disagree on the direction */
 	VERDICT_SEEN,	       /* one process or boot: the claimed way */
 	VERDICT_SEEN_REVERSED, /* one process or boot: the other way */
+	VERDICT_TOO_FEW,       /* a state of too few rounds to judge */
 };
 
 enum verdict_scope {
 	VERDICT_SCOPE_PROCESSES,
 	VERDICT_SCOPE_ONE_PROCESS,
 	VERDICT_SCOPE_ONE_BOOT,
+	VERDICT_SCOPE_ROUNDS, /* one state's rounds, too few processes */
 };
 
 struct verdict_claim {
@@ -75,11 +95,18 @@ struct verdict_claim {
  * One contender of a configuration: its name and runs 2..N of each
  * process, process after process (n / processes each).
  */
+enum verdict_samples_kind {
+	VERDICT_SAMPLES_STRATEGY,
+	VERDICT_SAMPLES_FILL,  /* a full-line fill: the limit */
+	VERDICT_SAMPLES_PROBE, /* the state probe */
+};
+
 struct verdict_samples {
 	const char *name;
 	const u64 *ns;
 	u32 n;
 	u32 processes; /* 0 or 1: one process (or boot) */
+	enum verdict_samples_kind kind;
 };
 
 /* Where a configuration was measured. */
@@ -112,6 +139,12 @@ struct verdict {
 	u64 p_ppb;
 	bool exact;
 	enum verdict_word word;
+	/*
+	 * In one state of @by's runs: state 1..nr_states (fastest first),
+	 * over @rounds rounds; state 0: every round.
+	 */
+	const char *by;
+	u32 state, nr_states, rounds;
 };
 
 extern const struct verdict_claim verdict_claims[];
@@ -132,6 +165,18 @@ void verdict_judge(const struct verdict_claim *claim,
 		   const struct verdict_samples *after, struct verdict *v);
 
 /*
+ * verdict_judge() over the rounds i whose which[i] is @state (0-based),
+ * of @nr_states found in @by's runs; @before and @after are measured in
+ * the same rounds (the same n and processes).
+ */
+void verdict_judge_state(const struct verdict_claim *claim,
+			 const struct verdict_config *where,
+			 const struct verdict_samples *before,
+			 const struct verdict_samples *after, const char *by,
+			 const u8 *which, u32 state, u32 nr_states,
+			 struct verdict *v);
+
+/*
  * Every claim whose two sides are among @n contenders of @where, judged
  * into @out (at most @max). Returns how many.
  */
@@ -139,7 +184,27 @@ unsigned int verdict_feed(const struct verdict_config *where,
 			  const struct verdict_samples *c, u32 n,
 			  struct verdict *out, unsigned int max);
 
-/* The "# verdict ..." line of @v (no newline) into @buf. */
+/* How a fill's or the probe's runs went in a strategy's states. */
+struct verdict_follow {
+	u32 n_fast, n_slow;   /* its runs in the fastest and slowest states */
+	u64 fast_ns, slow_ns; /* their medians */
+	bool tested;	      /* 5 runs a side or more */
+	u64 p_ppb;	      /* the U test's, two-sided */
+	bool follows;	      /* significantly slower in the slowest */
+};
+
+/*
+ * Whether @y, measured in the same rounds as @x, follows @x's states
+ * @st (@which: each run's state). False where they cannot be compared.
+ */
+bool verdict_follows(const struct verdict_samples *x,
+		     const struct verdict_samples *y, const u8 *which,
+		     const struct states *st, struct verdict_follow *f);
+
+/*
+ * The "# verdict ..." line of @v (no newline) into @buf; of a verdict in
+ * one state, "# state-verdict ..." with by=, state= and rounds=.
+ */
 int verdict_format(char *buf, size_t len, const struct verdict *v);
 
 /* A short row for the screen: word, lines, speed-up, interval, posted. */

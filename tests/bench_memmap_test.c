@@ -31,6 +31,7 @@
 #include "lib/verdict.h"
 #include "model/memmap.h"
 #include "tests/engines/bench_util.h"
+#include "tests/engines/state_probe.h"
 
 #define BUF_ALIGN (2ull << 20)
 
@@ -82,8 +83,9 @@ struct contender {
 	/* A memmap strategy ... */
 	struct memmap *m;
 	const struct memmap_strategy *s;
-	/* ... or a fill. */
+	/* ... or a fill, or the state probe (tests/engines/state_probe.h). */
 	const struct limit_fill *fill;
+	bool probe;
 	const struct copy_variant *v;
 	void *dst;
 	size_t bytes;
@@ -147,6 +149,15 @@ static void corrupt_one_page(struct contender *c)
 	       0, c->m->layout->size);
 }
 
+static u64 sample_state(const struct contender *c);
+
+static void probe_body(void *arg)
+{
+	struct contender *c = arg;
+
+	state_probe_run(c->dst, c->bytes, sample_state(c));
+}
+
 static void memmap_body(void *arg)
 {
 	struct contender *c = arg;
@@ -204,6 +215,17 @@ static void contender_before(void *arg, u32 run)
 	u64 st;
 
 	c->run = run;
+	if (c->probe) {
+		if (full_check_run(run)) {
+			state_probe_poison(c->dst, c->bytes, sample_state(c));
+			return;
+		}
+		draw_fill_sample(c);
+		for (unsigned int i = 0; i < SAMPLE_N; i++)
+			state_probe_poison_line(c->dst, sample_off[i],
+						sample_state(c));
+		return;
+	}
 	if (c->fill) {
 		if (full_check_run(run)) {
 			bench_poison_streaming(c->dst, 0, c->bytes);
@@ -248,7 +270,28 @@ static bool contender_after(void *arg, u32 run)
 	struct memmap_report rep;
 	char why[160];
 	bool ok;
+	size_t bad = 0;
 
+	if (c->probe) {
+		ok = true;
+		if (full_check_run(run))
+			ok = state_probe_check(c->dst, c->bytes,
+					       sample_state(c), &bad);
+		for (unsigned int i = 0;
+		     ok && !full_check_run(run) && i < SAMPLE_N; i++)
+			if (!state_probe_check_line(c->dst, sample_off[i],
+						    sample_state(c))) {
+				bad = sample_off[i];
+				ok = false;
+			}
+		if (!ok)
+			kunit_fail_at(c->test, __FILE__, __LINE__,
+				      "run %u of %s (%s): wrong word in the "
+				      "line at byte %zu of %zu",
+				      run + 1, c->name, c->config, bad,
+				      c->bytes);
+		return ok;
+	}
 	if (c->fill) {
 		if (full_check_run(run)) {
 			for (size_t off = 0; off < c->bytes; off += 64)
@@ -284,7 +327,9 @@ static void contender_entry(struct bench_entry *e, struct contender *c)
 {
 	*e = (struct bench_entry){
 		.name = c->name,
-		.body = c->fill ? fill_body : memmap_body,
+		.body = c->probe  ? probe_body
+			: c->fill ? fill_body
+				  : memmap_body,
 		.arg = c,
 		.before = contender_before,
 		.after = contender_after,
@@ -322,6 +367,43 @@ static void add_fills(struct kunit *test, struct contender *c,
 		contender_entry(&e[*n], &c[*n]);
 		(*n)++;
 	}
+}
+
+/* The state probe over the first lines of @buf, at index *@n. */
+static void add_probe(struct kunit *test, struct contender *c,
+		      struct bench_entry *e, u32 *n, void *buf, size_t bytes,
+		      const char *config, u64 seed)
+{
+	if (*n == BENCH_MAX_ENTRIES)
+		return;
+	c[*n] = (struct contender){
+		.test = test,
+		.name = STATE_PROBE_NAME,
+		.config = config,
+		.seed = seed,
+		.index = *n,
+		.probe = true,
+		.dst = buf,
+		.bytes = state_probe_bytes(bytes),
+	};
+	contender_entry(&e[*n], &c[*n]);
+	(*n)++;
+}
+
+static void print_probe(const struct contender *c, const struct bench_entry *e,
+			const char *context)
+{
+	const struct bench_result *r = &e->res;
+
+	kunit_diag("# metric suite=bench_probe strategy=%s%s "
+		   "bytes=%zu lines=%zu runs=%u first_ns=%llu median_ns=%llu "
+		   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
+		   "ns_per_line=%s %snode=%d",
+		   c->name, context, c->bytes, c->bytes / 64, r->runs,
+		   r->first_ns, r->median_ns, r->min_ns, r->max_ns, r->mean_ns,
+		   r->stddev_ns, bench_fixed(r->median_ns, c->bytes / 64, 3),
+		   bench_eff_mhz_key(r), plat_numa_node_of(c->dst));
+	bench_print_samples(r);
 }
 
 static void print_fill(const struct contender *c, const struct bench_entry *e,
@@ -515,6 +597,7 @@ static unsigned int bench_one_config(struct kunit *test,
 		     nd_pfn_mode_name(opt_map));
 	ntb_snprintf(ctx, sizeof(ctx), " for=bench_memmap_init %s", config);
 	add_fills(test, contenders, entries, &n, buf, bytes, config, seed);
+	add_probe(test, contenders, entries, &n, buf, bytes, config, seed);
 
 	for_each_memmap_strategy(s)
 	{
@@ -575,6 +658,9 @@ static unsigned int bench_one_config(struct kunit *test,
 		if (contenders[i].fill && !entries[i].failed && !test->quiet)
 			print_fill(&contenders[i], &entries[i], ctx);
 	for (u32 i = 0; i < n; i++)
+		if (contenders[i].probe && !entries[i].failed && !test->quiet)
+			print_probe(&contenders[i], &entries[i], ctx);
+	for (u32 i = 0; i < n; i++)
 		if (contenders[i].s && !entries[i].failed &&
 		    contenders[i].s->copy == MEMMAP_SLOW)
 			slow_ns = entries[i].res.median_ns;
@@ -626,6 +712,20 @@ static unsigned int bench_one_config(struct kunit *test,
 			.ns = warm[nv],
 			.n = bench_warm_samples(r, warm[nv]),
 			.processes = r->processes,
+		};
+		nv++;
+	}
+	/* The fills and the probe, for the states: do they follow them? */
+	for (u32 i = 0; i < n && !test->quiet; i++) {
+		if (contenders[i].s || entries[i].failed)
+			continue;
+		vs[nv] = (struct verdict_samples){
+			.name = contenders[i].name,
+			.ns = warm[nv],
+			.n = bench_warm_samples(&entries[i].res, warm[nv]),
+			.processes = entries[i].res.processes,
+			.kind = contenders[i].probe ? VERDICT_SAMPLES_PROBE
+						    : VERDICT_SAMPLES_FILL,
 		};
 		nv++;
 	}

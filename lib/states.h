@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A machine's states: the runs of one strategy that fall into separate
+ * groups, a mixture of modes with little between them (a cloud VM whose
+ * partial-line stores run 1.8x slower for seconds at a time). Found by a
+ * rule in integer arithmetic that tools/report applies with the same
+ * arithmetic (docs/statistics.md, "States"):
+ *
+ *   - the runs are sorted; a group of fewer than STATES_MIN_RUNS is one
+ *     state (too few to tell a mode from noise);
+ *   - it may split only at its widest ratio gap x[k] / x[k - 1], with at
+ *     least max(3, n / 10) runs on each side;
+ *   - and only where the two sides' medians are at least 1.10x apart,
+ *     their distance is at least STATES_MIN_D times the sum of the sides'
+ *     scaled median absolute deviations (1.4826 MAD, the standard
+ *     deviation of normal noise), and at most 5% of the group's runs lie
+ *     in the middle third between the two medians;
+ *   - each side is tried again, up to STATES_MAX states.
+ *
+ * Noise of one state (normal, log-normal, uniform, exponential or
+ * t-tailed) is split by this rule in at most 3% of 30-run sets; two
+ * states 1.8x apart with 7% spread in each are found in 93% of them
+ * (docs/statistics.md, "States", gives the table and its command).
+ */
+#ifndef NTBOOT_LIB_STATES_H
+#define NTBOOT_LIB_STATES_H
+
+#include "include/types.h"
+
+#define STATES_MAX 4
+#define STATES_MIN_RUNS 12
+/* The separation, in tenths of the summed scaled MADs. */
+#define STATES_MIN_D_TENTHS 30
+
+/* One state: its runs, median and the range they lie in. */
+struct state {
+	u32 runs;
+	u64 median_ns, low_ns, high_ns;
+};
+
+/* The states of one sample set, fastest first. */
+struct states {
+	u32 n;	/* runs looked at */
+	u32 nr; /* states: 1 when none were found apart */
+	struct state s[STATES_MAX];
+};
+
+/*
+ * Find the states of @ns[0..n) (n <= 1000) into @out. Where @which is
+ * not NULL, which[i] gets the state of ns[i] (0: the fastest).
+ */
+void states_find(const u64 *ns, u32 n, struct states *out, u8 *which);
+
+/* The state of a run of @ns ns in @st (that of the range it lies in). */
+u32 states_of(const struct states *st, u64 ns);
+
+/* The slowest state's median over the fastest's, in millionths. */
+u64 states_apart(const struct states *st);
+
+#endif

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The machine's states (lib/states.h) and the verdicts judged in each
+ * (lib/verdict.h): planted states are found and judged apart, one state
+ * of noise is never split into modes that are not there, and a state of
+ * too few rounds is named rather than judged.
+ */
+#include "include/compiler.h"
+#include "lib/kunit.h"
+#include "lib/prandom.h"
+#include "lib/states.h"
+#include "lib/string.h"
+#include "lib/verdict.h"
+
+#define S VERDICT_SCALE
+
+/* A standard normal in millionths: twelve uniforms, less six. */
+static s64 normal_ppm(u64 *state)
+{
+	s64 sum = 0;
+
+	for (int i = 0; i < 12; i++)
+		sum += prandom_u64(state) % 1000000;
+	return sum - 6000000;
+}
+
+/* @centre with normal noise of @cv_pct percent. */
+static u64 around(u64 *state, u64 centre, u32 cv_pct)
+{
+	return centre +
+	       (s64)centre * cv_pct / 100 * normal_ppm(state) / 1000000;
+}
+
+static void states_two_planted(struct kunit *test)
+{
+	static u64 ns[30];
+	static u8 which[30];
+	u64 state = 0x5ea7;
+	bool slow[30];
+	u32 nr_slow = 0;
+	struct states st;
+
+	for (u32 i = 0; i < 30; i++) {
+		slow[i] = prandom_u64(&state) & 1;
+		nr_slow += slow[i];
+		ns[i] = around(&state, slow[i] ? 144000000 : 80000000, 7);
+	}
+	states_find(ns, 30, &st, which);
+	KUNIT_ASSERT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, st.n, 30);
+	KUNIT_EXPECT_EQ(test, st.s[1].runs, nr_slow);
+	KUNIT_EXPECT_EQ(test, st.s[0].runs, 30 - nr_slow);
+	for (u32 i = 0; i < 30; i++)
+		KUNIT_EXPECT_EQ(test, which[i], slow[i]);
+	KUNIT_EXPECT_GT(test, st.s[0].median_ns, 76000000);
+	KUNIT_EXPECT_LT(test, st.s[0].median_ns, 84000000);
+	KUNIT_EXPECT_GT(test, st.s[1].median_ns, 137000000);
+	KUNIT_EXPECT_LT(test, st.s[1].median_ns, 151000000);
+	KUNIT_EXPECT_LT(test, st.s[0].high_ns, st.s[1].low_ns);
+	KUNIT_EXPECT_GT(test, states_apart(&st), 1650000);
+	KUNIT_EXPECT_LT(test, states_apart(&st), 1950000);
+}
+
+static void states_three_planted(struct kunit *test)
+{
+	static const u64 level[] = {50000000, 80000000, 130000000};
+	static u64 ns[60];
+	u64 state = 0x3333;
+	u32 planted[3] = {0};
+	struct states st;
+
+	for (u32 i = 0; i < 60; i++) {
+		u32 l = prandom_u64(&state) % 3;
+
+		planted[l]++;
+		ns[i] = around(&state, level[l], 3);
+	}
+	states_find(ns, 60, &st, NULL);
+	KUNIT_ASSERT_EQ(test, st.nr, 3);
+	for (u32 l = 0; l < 3; l++)
+		KUNIT_EXPECT_EQ(test, st.s[l].runs, planted[l]);
+}
+
+/* One state's noise of several shapes, many seeds: never split. */
+static void states_noise_not_split(struct kunit *test)
+{
+	static u64 ns[60];
+
+	for (u64 seed = 1; seed <= 20; seed++) {
+		u64 state = seed * 0x9e3779b97f4a7c15ull;
+		struct states st;
+
+		for (u32 shape = 0; shape < 4; shape++) {
+			for (u32 i = 0; i < 60; i++) {
+				s64 z1 = normal_ppm(&state);
+				s64 z2 = normal_ppm(&state);
+
+				switch (shape) {
+				case 0: /* normal, 5% */
+					ns[i] = around(&state, 100000000, 5);
+					break;
+				case 1: /* uniform, 80-140 ms */
+					ns[i] = 80000000 +
+						prandom_u64(&state) % 60000000;
+					break;
+				case 2: /* 100 ms + 20 ms x exponential */
+					ns[i] = 100000000 +
+						(u64)((z1 / 1000) *
+							      (z1 / 1000) +
+						      (z2 / 1000) *
+							      (z2 / 1000)) *
+							10;
+					break;
+				default: /* normal, 20% */
+					ns[i] = around(&state, 100000000, 20);
+				}
+			}
+			states_find(ns, 60, &st, NULL);
+			/* A failure names the set: 1000 states + 10 seed +
+			 * shape. */
+			KUNIT_EXPECT_EQ(test, 1000 * st.nr + 10 * seed + shape,
+					1000 + 10 * seed + shape);
+		}
+	}
+}
+
+static void states_need_runs_and_gap(struct kunit *test)
+{
+	static u64 ns[30];
+	u64 state = 0xfe;
+	struct states st;
+
+	/* 5 + 6 runs far apart: fewer than STATES_MIN_RUNS, one state. */
+	for (u32 i = 0; i < 11; i++)
+		ns[i] = around(&state, i < 5 ? 80000000 : 144000000, 1);
+	states_find(ns, 11, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 1);
+	KUNIT_EXPECT_EQ(test, st.s[0].runs, 11);
+	ns[11] = around(&state, 144000000, 1);
+	states_find(ns, 12, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 2);
+
+	/* Two runs of 30 (more than 5%) in the middle third: one state. */
+	for (u32 i = 0; i < 30; i++)
+		ns[i] = around(&state, i < 14 ? 80000000 : 144000000, 2);
+	ns[0] = 110000000;
+	ns[29] = 114000000;
+	states_find(ns, 30, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 1);
+	/* One of 30 there: two states. */
+	ns[29] = 144000000;
+	states_find(ns, 30, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 2);
+
+	/* 1.05x apart, however tight: one state. */
+	for (u32 i = 0; i < 30; i++)
+		ns[i] = i < 15 ? 100000000 + i : 105000000 + i;
+	states_find(ns, 30, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 1);
+	/* Every run alike. */
+	for (u32 i = 0; i < 30; i++)
+		ns[i] = 100000000;
+	states_find(ns, 30, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 1);
+}
+
+#define PROCS 6
+#define RUNS 6
+
+static const struct verdict_config fsdax = {
+	.suite = "bench_memmap_init", .page_size = 64, .mode = "fsdax"};
+
+/*
+ * The issue's machine: slow in two states 1.8x apart, the series at
+ * 0.74x in the faster and 1.17x in the slower. Round j of process p is
+ * in the slower state when (7j + 3p) mod 5 < 2: two or three rounds of
+ * six in every process.
+ */
+static void planted_rounds(u64 *b, u64 *a, u32 slow_below)
+{
+	u64 state = 0x7a7e;
+
+	for (u32 p = 0; p < PROCS; p++)
+		for (u32 j = 0; j < RUNS; j++) {
+			bool slower = (7 * j + 3 * p) % 5 < slow_below;
+			u32 i = p * RUNS + j;
+
+			b[i] = around(&state, slower ? 140000000 : 80000000, 2);
+			a[i] = around(&state, slower ? 120000000 : 108000000,
+				      2);
+		}
+}
+
+static void states_verdicts_apart(struct kunit *test)
+{
+	static u64 b[PROCS * RUNS], a[PROCS * RUNS];
+	static u8 which[PROCS * RUNS];
+	static char line[512];
+	struct verdict_samples sb = {"slow", b, PROCS * RUNS, PROCS};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, PROCS * RUNS, PROCS};
+	struct verdict v;
+	struct states st;
+
+	planted_rounds(b, a, 2);
+	states_find(b, PROCS * RUNS, &st, which);
+	KUNIT_ASSERT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, st.s[1].runs, 15);
+
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
+			    0, 2, &v);
+	KUNIT_EXPECT_EQ(test, v.rounds, 21);
+	KUNIT_EXPECT_EQ(test, v.scope, VERDICT_SCOPE_PROCESSES);
+	KUNIT_EXPECT_EQ(test, v.processes, PROCS);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_REVERSED);
+	KUNIT_EXPECT_GT(test, v.speedup, 720000);
+	KUNIT_EXPECT_LT(test, v.speedup, 760000);
+
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
+			    1, 2, &v);
+	KUNIT_EXPECT_EQ(test, v.rounds, 15);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_CONFIRMED);
+	KUNIT_EXPECT_GT(test, v.speedup, 1140000);
+	KUNIT_EXPECT_LT(test, v.speedup, 1200000);
+	verdict_format(line, sizeof(line), &v);
+	KUNIT_EXPECT_TRUE(test, !strncmp(line, "# state-verdict ", 16));
+	KUNIT_EXPECT_TRUE(test, strstr(line, " by=slow state=2/2 rounds=15 ") !=
+					NULL);
+	KUNIT_EXPECT_TRUE(test, strstr(line, "verdict=\"confirmed\"") != NULL);
+
+	/* In one process, the rounds' own test, which says no more. */
+	sb.processes = sa.processes = 1;
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
+			    1, 2, &v);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SEEN);
+}
+
+static void states_too_few_rounds(struct kunit *test)
+{
+	static u64 b[PROCS * RUNS], a[PROCS * RUNS];
+	static u8 which[PROCS * RUNS];
+	struct verdict_samples sb = {"slow", b, PROCS * RUNS, PROCS};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, PROCS * RUNS, PROCS};
+	struct verdict v;
+	struct states st;
+
+	planted_rounds(b, a, 2);
+	/* Four rounds left in the slower state. */
+	for (u32 i = 0, kept = 0; i < PROCS * RUNS; i++)
+		if (b[i] > 110000000 && ++kept > 4)
+			b[i] -= 60000000;
+	states_find(b, PROCS * RUNS, &st, which);
+	KUNIT_ASSERT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, st.s[1].runs, 4);
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
+			    1, 2, &v);
+	KUNIT_EXPECT_EQ(test, v.rounds, 4);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_TOO_FEW);
+	KUNIT_EXPECT_FALSE(test, v.tested);
+}
+
+/*
+ * The probe follows slow's states where a fill does not: its runs are
+ * 1.4x slower in the slower state's rounds; the fill's are the same.
+ */
+static void states_probe_follows(struct kunit *test)
+{
+	static u64 b[PROCS * RUNS], a[PROCS * RUNS];
+	static u64 probe[PROCS * RUNS], fill[PROCS * RUNS];
+	static u8 which[PROCS * RUNS];
+	struct verdict_samples sb = {"slow", b, PROCS * RUNS, PROCS};
+	struct verdict_samples sp = {"probe_rfo", probe, PROCS * RUNS, PROCS,
+				     VERDICT_SAMPLES_PROBE};
+	struct verdict_samples sf = {"fill_mov", fill, PROCS * RUNS, PROCS,
+				     VERDICT_SAMPLES_FILL};
+	struct verdict_follow f;
+	struct states st;
+	u64 state = 0xf011;
+
+	planted_rounds(b, a, 2);
+	for (u32 i = 0; i < PROCS * RUNS; i++) {
+		probe[i] = around(&state,
+				  b[i] > 110000000 ? 14000000 : 10000000, 3);
+		fill[i] = around(&state, 70000000, 3);
+	}
+	states_find(b, PROCS * RUNS, &st, which);
+	KUNIT_ASSERT_EQ(test, st.nr, 2);
+	KUNIT_ASSERT_TRUE(test, verdict_follows(&sb, &sp, which, &st, &f));
+	KUNIT_EXPECT_EQ(test, f.n_fast, 21);
+	KUNIT_EXPECT_EQ(test, f.n_slow, 15);
+	KUNIT_EXPECT_TRUE(test, f.tested);
+	KUNIT_EXPECT_TRUE(test, f.follows);
+	KUNIT_EXPECT_GT(test, f.slow_ns, f.fast_ns);
+	KUNIT_ASSERT_TRUE(test, verdict_follows(&sb, &sf, which, &st, &f));
+	KUNIT_EXPECT_TRUE(test, f.tested);
+	KUNIT_EXPECT_FALSE(test, f.follows);
+	/* Faster in the slower state is not following it. */
+	for (u32 i = 0; i < PROCS * RUNS; i++)
+		probe[i] = b[i] > 110000000 ? 9000000 : 10000000;
+	verdict_follows(&sb, &sp, which, &st, &f);
+	KUNIT_EXPECT_FALSE(test, f.follows);
+}
+
+static const struct kunit_case states_cases[] = {
+	KUNIT_CASE(states_two_planted),
+	KUNIT_CASE(states_three_planted),
+	KUNIT_CASE(states_noise_not_split),
+	KUNIT_CASE(states_need_runs_and_gap),
+	KUNIT_CASE(states_verdicts_apart),
+	KUNIT_CASE(states_too_few_rounds),
+	KUNIT_CASE(states_probe_follows),
+};
+
+KUNIT_SUITE_DEFINE(states_suite, "states", states_cases);
