@@ -166,9 +166,19 @@ $(B)/host/signed-rank-oracle: $(SR_ORACLE_SRCS) lib/signed_rank.h lib/int_sqrt.h
 	@echo "  HOSTCC  $@"
 	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
 		$(SR_ORACLE_SRCS) -o $@
-stats-check: $(B)/host/stats-oracle $(B)/host/signed-rank-oracle
+# The states of one strategy's runs (lib/states.c), against tools/report's.
+STATES_ORACLE_SRCS := tools/oracle/states_oracle.c lib/states.c
+$(B)/host/states-oracle: $(STATES_ORACLE_SRCS) lib/states.h lib/sort_u64.h \
+		tools/oracle/oracle_input.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(CC) -std=gnu11 -O2 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
+		$(STATES_ORACLE_SRCS) -o $@
+stats-check: $(B)/host/stats-oracle $(B)/host/signed-rank-oracle \
+		$(B)/host/states-oracle
 	$(PYTHON) tools/stats-check --oracle $< \
-		--sr-oracle $(B)/host/signed-rank-oracle
+		--sr-oracle $(B)/host/signed-rank-oracle \
+		--states-oracle $(B)/host/states-oracle
 .PHONY: stats-check
 
 # The image's ACPI parsers over real machines' tables, compared with

@@ -55,7 +55,7 @@ from reportlib.stats import (
 MEASURE_KEYS = {
     "runs", "node", "eff_mhz", "gbps", "mbps", "ns_per_page", "limit_frac",
     "speedup_vs_copy_clean", "evicted_pct", "limit_best", "limit",
-    "beats_limit", "processes", "proc_spread",
+    "beats_limit", "processes", "proc_spread", "ns_per_line",
 }
 MEASURE_SUFFIXES = ("_ns", "_pct", "_frac", "_mhz")
 
@@ -184,6 +184,7 @@ def compare_rows(a, b):
                      "rec_b": index_b[ident], "unit": unit, "run_a": run_a,
                      "run_b": run_b})
     common = name_rows(rows)
+    mark_probes(rows, [a, b])
     return rows, common, len(a.metrics), len(b.metrics)
 
 
@@ -301,6 +302,55 @@ def row_stats(row):
     return out
 
 
+def mark_probes(rows, logs):
+    """The probe in the machine guard: on each bench_probe row,
+    probe_follows, [(log label, strategy)] whose states in its
+    configuration @logs show it follows (their "# follows" lines or the
+    report's own test, reportlib.verdicts.follows()), or [] where a
+    strategy there ran in states and the probe was not shown to follow
+    them; no such key where none ran in states."""
+    # reportlib.verdicts imports this module.
+    from reportlib.verdicts import config_of, probe_follows
+    seen = [(log.label, probe_follows(log)) for log in logs]
+    for r in rows:
+        if r["suite"] != "bench_probe":
+            continue
+        where = config_of(dict(r["ident"]))
+        found = [(label, pf[where]) for label, pf in seen if where in pf]
+        if found:
+            r["probe_follows"] = [(label, s) for label, some in found
+                                  for s in sorted(some)]
+
+
+def in_guard(row):
+    """A row the machine guard stands on: a limit fill, or the probe
+    where it was shown to follow the machine's states (mark_probes())."""
+    return replicated.is_fill(row) or bool(row.get("probe_follows"))
+
+
+def probe_note(pairs):
+    """What the machine guard made of the probe, in words: its B/A where
+    it follows the states and is counted with the fills; where states
+    were found and it was not shown to follow them, that it is not."""
+    from reportlib.verdicts import config_of
+    out = []
+    for r, st in pairs:
+        shown = r.get("probe_follows")
+        if shown is None:
+            continue
+        where = config_of(dict(r["ident"]))
+        if not shown:
+            out.append(f"The probe was not shown to follow the states here "
+                       f"({where}), so the guard does not use it.")
+            continue
+        ratio = st.get("ratio")
+        by = ", ".join(f"{s} in {label}" for label, s in shown)
+        out.append(f"The probe ({where}) follows the machine's states "
+                   f"there ({by}'s), so the guard uses it beside the fills"
+                   + (f": B/A {ratio:.3f}" if ratio else "") + ".")
+    return " ".join(out)
+
+
 def compare_stats(rows):
     """row_stats() of every row, and the machine's move between the two
     logs (replicated.machine_move() of the tested limit fills, None
@@ -309,8 +359,8 @@ def compare_stats(rows):
     ratio is "within_machine" and not significant."""
     sts = [row_stats(r) for r in rows]
     pairs = list(zip(rows, sts))
-    mv = replicated.machine_move(pairs, level.ALPHA)
-    replicated.hold_to_machine(pairs, mv)
+    mv = replicated.machine_move(pairs, level.ALPHA, in_guard)
+    replicated.hold_to_machine(pairs, mv, in_guard)
     return sts, mv
 
 
@@ -417,11 +467,18 @@ def drift_note(rows, a, b):
 def machine_note(rows, sts, mv):
     """A paragraph on how the machine moved between the logs, from its
     limit fills (bench_limit lines: the same fill code in both builds
-    unless the change touched the fills): tested, the sign test of their
+    unless the change touched the fills) and the probe where it follows
+    the machine's states (probe_note()): tested, the sign test of their
     directions (replicated.machine_move()); untested, their ratios."""
+    probe = probe_note(list(zip(rows, sts)))
+    probe = " " + probe if probe else ""
     if mv:
-        out = (f"The machine between the logs: of its {mv['fills']} limit "
-               f"fills (bench_limit lines, the same code in both builds "
+        probes = mv.get("probes", 0)
+        what = (f"{mv['fills']} limit fills" if not probes else
+                f"{mv['fills'] - probes} limit fills and {probes} probe "
+                f"line{'s' if probes > 1 else ''}")
+        out = (f"The machine between the logs: of its {what} "
+               f"(bench_limit lines, the same code in both builds "
                f"unless the fills themselves changed), {mv['up']} are slower "
                f"in B and {mv['down']} faster (from {mv['low']:.3f}x to "
                f"{mv['high']:.3f}x; sign test p={fmt_p(mv['p'])}).")
@@ -434,19 +491,20 @@ def machine_note(rows, sts, mv):
                     f"significant ({held} lines). Where the change under "
                     "test touched the fills themselves, read those lines "
                     "again.")
-        return [out, ""]
+        return [out + probe, ""]
     fills = sorted(st["ratio"] for r, st in zip(rows, sts)
-                   if r["suite"] == "bench_limit" and st.get("ratio")
+                   if in_guard(r) and st.get("ratio")
                    and not st["testable"])
     if len(fills) < 2:
-        return []
+        return [probe.strip(), ""] if probe else []
     return [f"The limit fills ({len(fills)} bench_limit lines, the same "
             "code in both builds unless the fills themselves changed) "
             f"differ by {(median(fills) - 1) * 100:+.1f}% (median; "
             f"{(fills[0] - 1) * 100:+.1f}% to {(fills[-1] - 1) * 100:+.1f}%"
             f"; {sum(x > 1 for x in fills)} slower in B, "
             f"{sum(x < 1 for x in fills)} faster): as much as the machine "
-            "and the two runs alone make of unchanged code here.", ""]
+            "and the two runs alone make of unchanged code here." + probe,
+            ""]
 
 
 def lines_of(some, sts):
@@ -678,6 +736,7 @@ def replicated_rows(logs_a, logs_b):
                          "a": va, "b": tb[ident]})
     left = miss_a + miss_b + len(set(ta) ^ set(tb))
     name_rows(rows)
+    mark_probes(rows, logs_a + logs_b)
     return rows, left
 
 
@@ -728,8 +787,8 @@ def compare_replicated(logs_a, logs_b):
     pairs = [(r, compare_values(r["a"], r["b"])) for r in rows]
     # The machine guard (docs/statistics.md): when every limit fill moved
     # one way, a line that moved that way no farther is not the change's.
-    move = replicated.machine_move(pairs, level.ALPHA)
-    replicated.hold_to_machine(pairs, move)
+    move = replicated.machine_move(pairs, level.ALPHA, in_guard)
+    replicated.hold_to_machine(pairs, move, in_guard)
     return pairs, left, move
 
 
@@ -827,13 +886,18 @@ def compare_replicated_report(logs_a, logs_b):
         out += ["", f"{n_sig} of {len(pairs)} lines differ significantly."]
         held = sum(st.get("within_machine", False) for _, st in pairs)
         if move and move["moved"]:
+            among = ("(the probe among them) " if move.get("probes")
+                     else "")
             out.append(f"The machine moved: {max(move['up'], move['down'])}"
-                       f" of {move['fills']} limit fills "
+                       f" of {move['fills']} limit fills {among}"
                        f"{'slower' if move['up'] > move['down'] else 'faster'}"
                        f" in B (from {move['low']:.3f}x to "
                        f"{move['high']:.3f}x, sign test p "
                        f"{fmt_p(move['p'])}); {held} lines held to that "
                        "move.")
+        note = probe_note(pairs)
+        if note:
+            out.append(note)
         if mdes:
             mdes.sort()
             runs = ordered_unique(f"{st['n_a']}+{st['n_b']}"

@@ -2,6 +2,8 @@
 """Reading ntboot logs (the image's serial console or ntbench's stdout):
 terminal escapes and control characters removed, the "# ntboot" header,
 the logfmt "# metric" lines (values typed), the "# verdict" lines, the
+machine's states and what was judged in them ("# state",
+"# state-verdict" and "# follows" lines, the "# states:" sentences), the
 summary line, and the litmus and memmap_smp observations matched to
 their cases. The hosted runner's "# process k/P" lines (which process
 ran with which seed) are diagnostics and not read.
@@ -13,6 +15,17 @@ import sys
 CONTROL_RE = re.compile(r"\x1b\[[0-9;=?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
 METRIC_PREFIX = "# metric "
 VERDICT_PREFIX = "# verdict "
+# A contender's states, a claim judged in one of them, whether a fill or
+# the probe follows a strategy's states, and the sentence that says so
+# (lib/verdict.c). None of them starts with VERDICT_PREFIX.
+STATE_PREFIX = "# state "
+STATE_VERDICT_PREFIX = "# state-verdict "
+FOLLOWS_PREFIX = "# follows "
+STATES_SAID_PREFIX = "# states: "
+# What each is kept as on a Log.
+OWN_LINES = ((STATE_PREFIX, "own_states"),
+             (STATE_VERDICT_PREFIX, "own_state_verdicts"),
+             (FOLLOWS_PREFIX, "own_follows"))
 HEADER_PREFIX = "# ntboot "
 # "# options ... set=\"runs=5 namespace=1G\"": the options a word set.
 OPTIONS_PREFIX = "# options "
@@ -105,6 +118,12 @@ class Log:
         self.warnings = []
         # The "# verdict ..." lines the image (or ntbench) printed itself.
         self.own_verdicts = []
+        # Its "# state", "# state-verdict" and "# follows" lines (dicts)
+        # and its "# states:" sentences (text).
+        self.own_states = []
+        self.own_state_verdicts = []
+        self.own_follows = []
+        self.own_states_said = []
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.
         self.litmus = {}
@@ -200,6 +219,18 @@ def parse_log(text, name, label):
             except LogfmtError as e:
                 log.warnings.append(f"{name}:{lineno}: bad verdict line "
                                     f"({e}): {line[:80]}")
+        elif line.startswith(STATES_SAID_PREFIX):
+            log.own_states_said.append(line[len(STATES_SAID_PREFIX):])
+        elif any(line.startswith(prefix) for prefix, _ in OWN_LINES):
+            prefix, attr = next(x for x in OWN_LINES
+                                if line.startswith(x[0]))
+            try:
+                getattr(log, attr).append(
+                    parse_logfmt(line[len(prefix):]))
+            except LogfmtError as e:
+                log.warnings.append(f"{name}:{lineno}: bad "
+                                    f"{prefix[2:-1]} line ({e}): "
+                                    f"{line[:80]}")
         elif line.startswith(HEADER_PREFIX) and not log.header:
             version, _, rest = line[len(HEADER_PREFIX):].partition(" ")
             try:

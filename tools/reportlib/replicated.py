@@ -89,22 +89,30 @@ def compare(a, b, alpha=0.05):
     return out
 
 
-def machine_move(pairs, alpha=0.05):
+def is_fill(row):
+    """A row of the machine guard by default: a limit fill."""
+    return row["suite"] == "bench_limit"
+
+
+def machine_move(pairs, alpha=0.05, guard=is_fill):
     """How the machine moved between the A runs and the B runs, from its
     limit fills (bench_limit lines: the same fill code in both builds
     unless the change touched the fills). @pairs: [(row, compare())]. A
     dict with fills, up and down (how many fills' ratios lie which side
     of 1), p (a two-sided sign test of those directions), moved (p <
-    alpha, one way more than the other) and bound (the farthest fill's
-    ratio the way they moved); None with fewer than 2 testable fills.
+    alpha, one way more than the other), bound (the farthest fill's
+    ratio the way they moved) and probes (how many of the rows were not
+    fills: @guard says which rows count, the limit fills by default, and
+    may add the probe where it follows the machine's states); None with
+    fewer than 2 testable rows.
 
     Interleaving the runs (A B B A ...) spreads a machine's slow minutes
     over both sides, but not what the two builds' binaries do to it
     alike (their placement, a frequency step the first run set off):
     when every fill moved one way, a line that moved that way no farther
     is the machine's move, not the change's."""
-    ratios = sorted(st["ratio"] for r, st in pairs
-                    if r["suite"] == "bench_limit" and st.get("testable"))
+    used = [(r, st) for r, st in pairs if guard(r) and st.get("testable")]
+    ratios = sorted(st["ratio"] for _, st in used)
     if len(ratios) < 2:
         return None
     up = sum(x > 1 for x in ratios)
@@ -114,20 +122,22 @@ def machine_move(pairs, alpha=0.05):
     return {"fills": len(ratios), "up": up, "down": down, "p": p,
             "moved": p < alpha and up != down,
             "low": ratios[0], "high": ratios[-1],
-            "bound": ratios[-1] if up > down else ratios[0]}
+            "bound": ratios[-1] if up > down else ratios[0],
+            "probes": sum(not is_fill(r) for r, _ in used)}
 
 
-def hold_to_machine(pairs, move):
+def hold_to_machine(pairs, move, guard=is_fill):
     """Where the fills moved together (machine_move()), a significant
     line of any other suite whose ratio lies the same way and whose
     interval reaches back to the farthest fill's ratio is
     within_machine, not significant. Every stats dict gets
-    within_machine. Returns how many were held."""
+    within_machine. Returns how many were held. The rows of the guard
+    itself (@guard, as for machine_move()) are not held."""
     held = 0
     for r, st in pairs:
         st["within_machine"] = False
         if not (move and move["moved"] and st.get("significant")) or \
-                r["suite"] == "bench_limit":
+                guard(r):
             continue
         lo, hi = st["ratio_ci"]
         bound = move["bound"]

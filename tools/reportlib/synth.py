@@ -149,6 +149,52 @@ def drifting_run(rng, med, cv, n, regimes):
     return [max(1, round(x)) for x in out]
 
 
+# Runs of one state or of several, for the states' rule (reportlib.states,
+# lib/states.c): its unit tests, tools/stats-check's comparison of the
+# two and its table of how often each kind of runs is split.
+
+def t3(rng):
+    """A draw of Student's t with 3 degrees of freedom."""
+    chi2 = sum(rng.gauss(0, 1) ** 2 for _ in range(3))
+    return rng.gauss(0, 1) / math.sqrt(chi2 / 3)
+
+
+def one_state(rng, kind, n, base=1_000_000):
+    """@n runs of one state around @base ns: "normal" (5% spread),
+    "lognormal" (sigma 0.3), "uniform" (80 to 140), "exponential"
+    (100 + 20 Exp(1)), "t3" (exp(0.03 t3)) or "skewed" (exp(|0.2 N|));
+    the last four in hundredths of @base."""
+    draw = {
+        "normal": lambda: 1 + 0.05 * rng.gauss(0, 1),
+        "lognormal": lambda: math.exp(0.3 * rng.gauss(0, 1)),
+        "uniform": lambda: rng.uniform(0.8, 1.4),
+        "exponential": lambda: 1 + 0.2 * rng.expovariate(1),
+        "t3": lambda: math.exp(0.03 * t3(rng)),
+        "skewed": lambda: math.exp(abs(0.2 * rng.gauss(0, 1))),
+    }[kind]
+    return [max(1, round(base * draw())) for _ in range(n)]
+
+
+def planted_states(rng, centres, counts, spread):
+    """Runs of planted states: counts[i] runs around centres[i] ns with
+    a normal @spread (a fraction of the centre), shuffled."""
+    out = []
+    for c, k in zip(centres, counts):
+        out += [max(1, round(c * (1 + spread * rng.gauss(0, 1))))
+                for _ in range(k)]
+    rng.shuffle(out)
+    return out
+
+
+def mixed_states(rng, n, ratio, spread, slow, base=1_000_000):
+    """@n runs, each in the slow state (@ratio times @base) with
+    probability @slow, else in the fast one (@base), with a normal
+    @spread in each."""
+    slow_runs = sum(rng.random() < slow for _ in range(n))
+    return planted_states(rng, (base, base * ratio), (n - slow_runs,
+                                                      slow_runs), spread)
+
+
 def own_verdict_line(v, word=None, scope=None, old=False):
     """A "# verdict" line as lib/verdict.c prints it, from verdicts():
     @word, @scope in place of the verdict's own; @old: as a build before
@@ -237,3 +283,155 @@ def sample_image_a():
 def sample_host():
     """SAMPLE_HOST parsed as the log sample-host.log."""
     return parse_log(SAMPLE_HOST, "sample-host.log", "H")
+
+
+# A machine in two states, as tests/states_test.c plants it: 6 processes
+# of 6 warm runs; round j of process k is in the slower state when
+# (7j + 3k) mod 5 < @slow_below (15 rounds of 36 at 2). slow takes 80 ms
+# in the faster state and 140 ms in the slower, tmpl_nt_fixed 108 and
+# 120 ms (the series 0.74x in the one, 1.17x in the other), each with 2%
+# noise; the probe 10 and 14 ms (it follows), the fills 70 ms in both
+# (they do not), with 3%.
+
+STATES_WHERE = "page_size=64 mode=fsdax map=dev"
+STATES_MEMMAP = ("suite=bench_memmap_init strategy={} page_size=64 "
+                 "layout=64 mode=fsdax map=dev pages=1031680 "
+                 "written=1031680 bytes=66027520 drain=on")
+STATES_LIMIT = ("suite=bench_limit strategy={} variant={} "
+                "for=bench_memmap_init page_size=64 mode=fsdax map=dev "
+                "bytes=66027520")
+STATES_PROBE = ("suite=bench_probe strategy=probe_rfo for=bench_memmap_init "
+                "page_size=64 mode=fsdax map=dev bytes=66027520 "
+                "lines=1031680")
+
+
+def samples_line(ident, xs, processes, per=None):
+    """A '# metric' line of the runs @xs (process after process, as
+    ntbench prints them) of @processes processes; @per: the unit of a
+    ns_per_<unit>= key and how many there are, e.g. ("line", 1031680)."""
+    n = len(xs) // processes
+    s = sorted(xs)
+    mean = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / len(xs))
+    m = int_median(xs)
+    line = (f"# metric {ident} runs={n + 1} first_ns={xs[0] * 3} "
+            f"median_ns={m} min_ns={s[0]} max_ns={s[-1]} "
+            f"mean_ns={round(mean)} stddev_ns={round(sd)}")
+    if per:
+        line += f" ns_per_{per[0]}={m / per[1]:.2f}"
+    line += f" node=0 processes={processes}"
+    if processes > 1:
+        meds = [int_median(xs[k * n:(k + 1) * n]) for k in range(processes)]
+        spread = (max(meds) - min(meds)) / int_median(meds)
+        line += (f" proc_medians_ns={','.join(map(str, meds))}"
+                 f" proc_spread={spread:.3f}")
+    return line + " samples_ns=" + ",".join(map(str, xs))
+
+
+def states_rounds(seed=0x7a7e, slow_below=2, slow_kept=None, processes=6,
+                  runs=6, flat=()):
+    """The planted machine's runs: {name: [ns]} of slow, tmpl_nt_fixed,
+    limit_nt64, limit_nt128 and probe_rfo, and [bool] whether each round
+    is in the slower state. @slow_kept: only the first that many slower
+    rounds keep slow's slower time (the rest run it at the faster one);
+    @flat: names that run at their faster time in every round."""
+    rng = random.Random(seed)
+
+    def around(c, cv):
+        return max(1, round(c * (1 + cv * rng.gauss(0, 1))))
+
+    out = {k: [] for k in ("slow", "tmpl_nt_fixed", "limit_nt64",
+                           "limit_nt128", "probe_rfo")}
+    slower, kept = [], 0
+    for k in range(processes):
+        for j in range(runs):
+            s = (7 * j + 3 * k) % 5 < slow_below
+            slower.append(s)
+            kept += s
+            b_slow = s and (slow_kept is None or kept <= slow_kept)
+            for name, fast, slow, cv, when in (
+                    ("slow", 80e6, 140e6, 0.02, b_slow),
+                    ("tmpl_nt_fixed", 108e6, 120e6, 0.02, s),
+                    ("limit_nt64", 70e6, 70e6, 0.03, s),
+                    ("limit_nt128", 70e6, 70e6, 0.03, s),
+                    ("probe_rfo", 10e6, 14e6, 0.03, s)):
+                when = when and name not in flat
+                out[name].append(around(slow if when else fast, cv))
+    return out, slower
+
+
+def states_log(processes=6, cpu=ZEN5, **kw):
+    """The text of an ntbench log of the planted machine (states_rounds()
+    and its arguments), without the image's own verdict lines."""
+    runs, _ = states_rounds(processes=processes, **kw)
+    out = ["KTAP version 1", "1..1",
+           f'# ntboot 0.1+gSYNTH platform=host cpu="{cpu}" smp=2']
+    for fill, variant in (("limit_nt64", "tmpl_movnti_64"),
+                          ("limit_nt128", "tmpl_sse2_64")):
+        out.append(samples_line(STATES_LIMIT.format(fill, variant),
+                                runs[fill], processes))
+    out.append(samples_line(STATES_PROBE, runs["probe_rfo"], processes,
+                            ("line", 1031680)))
+    for strategy in ("slow", "tmpl_nt_fixed"):
+        out.append(samples_line(STATES_MEMMAP.format(strategy),
+                                runs[strategy], processes,
+                                ("page", 1031680)))
+    out.append("ntboot: 1 passed, 0 failed, 0 skipped")
+    return "\n".join(out) + "\n"
+
+
+def fixed3(x):
+    return "-" if x is None else f"{x:.3f}"
+
+
+def own_state_verdict_line(v, sv, word=None, speedup=None):
+    """A "# state-verdict" line as lib/verdict.c prints it, of the state
+    verdict @sv of verdict @v (verdicts()); @word, @speedup in place of
+    its own."""
+    where = (f"page_size={v['page_size']} mode={v['mode']}"
+             + (f" map={v['map']}" if v.get("map") else "")
+             if "page_size" in v else f"chunk={v['chunk']}")
+    ci = sv["speedup_ci"] or [None, None]
+    p = "-" if sv["p"] is None else f"{sv['p']:.6f}"
+    return (f'    # state-verdict claim="{v["subject"]}" what="{v["what"]}" '
+            f'before={v["before"]} after={v["after"]} {where} '
+            f'by={sv["by"]} state={sv["state"]}/{sv["nr_states"]} '
+            f'rounds={sv["rounds"]} before_ns={sv["before_ns"]} '
+            f'after_ns={sv["after_ns"]} '
+            f'speedup={fixed3(speedup or sv["speedup"])} '
+            f'ci_low={fixed3(ci[0])} ci_high={fixed3(ci[1])} p={p} '
+            f'scope={sv["scope"]} processes={sv["processes"]} '
+            f'n={sv["n_before"]}+{sv["n_after"]} '
+            f'test={sv.get("test") or "-"} '
+            f'verdict="{word or sv["verdict"]}"')
+
+
+def own_state_lines(log):
+    """The "# state", "# follows", "# verdict", "# state-verdict" and
+    "# states:" lines lib/verdict.c prints for @log (parsed), from the
+    report's own computation (reportlib.verdicts)."""
+    from reportlib.states import states_apart
+    from reportlib.verdicts import follows, state_lines, verdicts
+    out = []
+    for (where, name), st in state_lines(log).items():
+        for s, (runs, med, low, high) in enumerate(st.states):
+            out.append(f"    # state strategy={name} {where} runs={st.n} "
+                       f"state={s + 1}/{st.nr} state_runs={runs} "
+                       f"median_ns={med} low_ns={low} high_ns={high} "
+                       f"apart={fixed3(states_apart(st) / 1e6)}")
+    for f in follows(log):
+        p = "-" if f["p"] is None else f"{f['p']:.6f}"
+        out.append(f"    # follows {f['kind']}={f['name']} "
+                   f"states_of={f['states_of']} {f['where']} "
+                   f"rounds={f['rounds'][0]}+{f['rounds'][1]} "
+                   f"fast_median_ns={f['fast_ns']} "
+                   f"slow_median_ns={f['slow_ns']} "
+                   f"ratio={fixed3(f['ratio'])} p={p} "
+                   f"follows={f['follows']}")
+    for v in verdicts(log):
+        out.append(own_verdict_line(v))
+        if "states" in v:
+            out += [own_state_verdict_line(v, sv)
+                    for sv in v["states"]["verdicts"]]
+            out.append(f"    # states: {v['states']['sentence']}")
+    return out

@@ -27,7 +27,7 @@ from reportlib.stats import (
     processes_of,
     samples_of,
 )
-from reportlib.verdicts import verdict_section, verdicts
+from reportlib.verdicts import follows, verdict_section, verdicts
 
 
 # ------------------------------------------------------------- suite tables
@@ -251,6 +251,29 @@ def table_pollution(records, multi):
     return out
 
 
+def table_probe(records, multi):
+    out = ["The state probe (probe_rfo): one 8-byte store to each 64-byte "
+           "line of the buffer (at most its first 256 MiB), timed in every "
+           "round of each memmap configuration, so that the machine's "
+           "state shows where a strategy does not run (docs/statistics.md,"
+           " \"States\"). Median of runs 2..N with its " + ci_title()
+           + "; ns/line: the median over its lines; bytes: the span its "
+           "lines cover (it stores 8 bytes of each).", ""]
+    table = []
+    for r in records:
+        where = " ".join(f"{k}={r[k]}" for k in ("page_size", "mode", "map")
+                         if k in r)
+        row = [r.get("strategy", "?"), where, fmt_bytes(r.get("bytes")),
+               fmt_ns(r.get("median_ns")), fmt_ci(rec_ci(r), fmt_ns),
+               n_of(r), fmt_num(r.get("ns_per_line"), 3)]
+        table.append(([r["_log"]] if multi else []) + row)
+    out.append(md_table((["log"] if multi else [])
+                        + ["probe", "configuration", "bytes", "median",
+                           ci_title(), "n", "ns/line"], table,
+                        ("ll" if multi else "l") + "lrrrrr"))
+    return out + samples_note(records)
+
+
 def table_generic(records, multi):
     keys = ordered_unique(k for r in records for k in r
                           if k not in ("suite", "_log"))
@@ -264,11 +287,12 @@ def table_generic(records, multi):
 SUITE_TABLES = {
     "bench_memmap_init": table_memmap,
     "bench_limit": table_limit,
+    "bench_probe": table_probe,
     "bench_nocache_copy": table_nocache,
     "bench_pollution": table_pollution,
 }
-SUITE_ORDER = ["bench_memmap_init", "bench_limit", "bench_nocache_copy",
-               "bench_pollution"]
+SUITE_ORDER = ["bench_memmap_init", "bench_limit", "bench_probe",
+               "bench_nocache_copy", "bench_pollution"]
 
 
 def markdown_report(logs):
@@ -359,10 +383,18 @@ def public(rec):
 
 
 def json_report(logs):
-    return json.dumps([{"log": log.name, "header": log.header,
-                        "metrics": [public(r) for r in log.metrics],
-                        "verdicts": verdicts(log)}
-                       for log in logs], indent=1) + "\n"
+    out = []
+    for log in logs:
+        item = {"log": log.name, "header": log.header,
+                "metrics": [public(r) for r in log.metrics],
+                "verdicts": verdicts(log)}
+        # Only where a strategy ran in states: the fills and the probe
+        # against them (reportlib.verdicts.follows()).
+        fl = follows(log)
+        if fl:
+            item["follows"] = fl
+        out.append(item)
+    return json.dumps(out, indent=1) + "\n"
 
 
 def csv_report(logs):

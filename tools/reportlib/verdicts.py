@@ -17,21 +17,39 @@ depends on what replicates in the log (its scope):
     its samples says what was seen there and no more: seen (reversed) in
     one process / boot, not confirmed, untested.
 
+Where a side's runs fall into separate states (reportlib.states, the
+rule of lib/states.c), the claim is judged again in each state of that
+side (the before side's first), over the rounds whose run of it fell
+there, both sides' runs of a round together (state_verdicts(), as
+lib/verdict.c's verdict_judge_state()): fewer than STATE_MIN_ROUNDS
+rounds are too few; a state seen in at least 6 processes is judged by
+them as above; in fewer, the U test of its rounds (scope rounds: seen,
+or seen reversed, in one state's rounds). follows() tests whether each
+fill and the probe of a memmap configuration is slower in the slowest
+state's rounds than in the fastest's, for each strategy whose states a
+claim was judged in.
+
 verdict_section() is the report's Markdown section of them;
 check_verdicts() (--check-verdicts) holds the log's own "# verdict"
 lines, which the image and ntbench print (lib/verdict.c), to the same
 verdicts; a line without scope= (an older build) is held to the words
 that build gave the same outcome (confirmed and reversed on this CPU
-for what is now seen, or seen reversed, in one process or boot).
+for what is now seen, or seen reversed, in one process or boot). It
+holds the log's "# state", "# state-verdict" and "# follows" lines to
+the same computation.
 """
 from reportlib import level
 from reportlib.compare import identity
 from reportlib.formatting import ci_title, fmt_ci, fmt_ns, fmt_p, md_table
 from reportlib.logs import PROCESS_KEYS
+from reportlib.states import MAX_RUNS, find_states, states_apart
 from reportlib.stats import (
     MIN_SAMPLES,
+    RATIO_SCALE,
     compare_samples,
     int_median,
+    mann_whitney,
+    min_p,
     min_processes,
     process_blocks,
     process_medians,
@@ -93,17 +111,24 @@ SEEN_PROCESS = "seen in one process"
 SEEN_REVERSED_PROCESS = "seen reversed in one process"
 SEEN_BOOT = "seen in one boot"
 SEEN_REVERSED_BOOT = "seen reversed in one boot"
+SEEN_ROUNDS = "seen in one state's rounds"
+SEEN_REVERSED_ROUNDS = "seen reversed in one state's rounds"
+TOO_FEW = "too few rounds in this state"
 
 # What replicates: the process (processes=P, P >= 2), or nothing beyond
 # the one process of ntbench or the one boot of the image.
 SCOPE_PROCESSES = "processes"
 SCOPE_PROCESS = "one-process"
 SCOPE_BOOT = "one-boot"
+# The rounds of one machine state, from too few processes to judge by
+# them.
+SCOPE_ROUNDS = "rounds"
 
 # Within one process or boot: (significant and the claimed way,
 # significant and the other way).
 SEEN = {SCOPE_PROCESS: (SEEN_PROCESS, SEEN_REVERSED_PROCESS),
-        SCOPE_BOOT: (SEEN_BOOT, SEEN_REVERSED_BOOT)}
+        SCOPE_BOOT: (SEEN_BOOT, SEEN_REVERSED_BOOT),
+        SCOPE_ROUNDS: (SEEN_ROUNDS, SEEN_REVERSED_ROUNDS)}
 # The word a build before scope= printed for the same outcome.
 OLD_WORD = {SEEN_PROCESS: CONFIRMED, SEEN_BOOT: CONFIRMED,
             SEEN_REVERSED_PROCESS: REVERSED, SEEN_REVERSED_BOOT: REVERSED}
@@ -274,8 +299,244 @@ def verdicts(log):
                 v["posted_in_ci"] = ci[0] <= claim["ratio"] <= ci[1]
             if v.get("speedup") and claim["ratio"]:
                 v["measured_over_posted"] = v["speedup"] / claim["ratio"]
+            states = state_verdicts(log, claim, before, after, v)
+            if states:
+                v["states"] = states
             out.append(v)
     return out
+
+
+# ------------------------------------------------------ the machine's states
+#
+# lib/verdict.c judges a claim again in each state of one side's runs
+# (verdict_judge_state(), publish_in_states()) and tests the fills and the
+# probe against each strategy's states (verdict_follows()); these are the
+# same rules, on the same samples, so that --check-verdicts can hold the
+# log's lines to them.
+
+# The fewest rounds a state is judged on (VERDICT_STATE_MIN_ROUNDS).
+STATE_MIN_ROUNDS = 6
+# The signed-rank test's bounds in lib/signed_rank.h: the fewest
+# processes it is run on (SR_MIN_N) and the most (SR_MAX).
+SR_MIN_N = 6
+SR_MAX = 32
+
+
+def config_of(rec):
+    """The configuration a metric line (or a "# state"/"# follows" line)
+    was measured in, as lib/verdict.c's lines name it: "page_size=64
+    mode=fsdax map=dev" or "chunk=4096"."""
+    if rec.get("page_size") is not None and rec.get("mode") is not None:
+        return (f"page_size={rec['page_size']} mode={rec['mode']}"
+                + (f" map={rec['map']}" if rec.get("map") else ""))
+    return f"chunk={rec.get('chunk')}"
+
+
+def contenders(log):
+    """{configuration: {name: (line, kind)}}: the lines a benchmark fed
+    to lib/verdict.c together, with their samples: the strategies of a
+    bench_memmap_init configuration (kind "strategy"), the fills that
+    gave its limit ("fill") and its probe ("probe"); the methods of a
+    bench_nocache_copy chunk size ("strategy")."""
+    out = {}
+    for rec in log.metrics:
+        suite = rec["suite"]
+        if suite == "bench_memmap_init":
+            name, kind = rec.get("strategy"), "strategy"
+        elif suite == "bench_nocache_copy":
+            name, kind = rec.get("method"), "strategy"
+        elif suite in ("bench_limit", "bench_probe") and \
+                rec.get("for") == "bench_memmap_init":
+            name = rec.get("strategy")
+            kind = "fill" if suite == "bench_limit" else "probe"
+        else:
+            continue
+        if name is not None and samples_of(rec):
+            out.setdefault(config_of(rec), {})[name] = (rec, kind)
+    return out
+
+
+def state_lines(log):
+    """{(configuration, name): States} of every contender whose runs fall
+    into several states: what the log's "# state" lines name."""
+    out = {}
+    for where, cs in contenders(log).items():
+        for name, (rec, _) in cs.items():
+            st = find_states(samples_of(rec))
+            if st.nr >= 2:
+                out[(where, name)] = st
+    return out
+
+
+def follow(x, y, st, alpha=None):
+    """Whether the line @y, measured in the same rounds as @x, follows
+    @x's States @st: its runs in the rounds of the slowest state against
+    those in the fastest, by the U test (verdict_follows()). A dict
+    (rounds: [fast, slow], fast_ns, slow_ns: their integer medians,
+    ratio: slow / fast in millionths rounded down, as a float; p; follows:
+    "yes" when significantly slower in the slowest state, "no", or
+    "untested" under MIN_SAMPLES runs a side), or None where the two
+    cannot be compared."""
+    alpha = level.ALPHA if alpha is None else alpha
+    sx, sy = samples_of(x), samples_of(y)
+    if not (sx and sy) or len(sy) != len(sx) or st.nr < 2 or \
+            processes_of(x) != processes_of(y):
+        return None
+    fast = [v for v, w in zip(sy, st.which) if w == 0]
+    slow = [v for v, w in zip(sy, st.which) if w == st.nr - 1]
+    f = {"rounds": [len(fast), len(slow)],
+         "fast_ns": int_median(fast) or 0, "slow_ns": int_median(slow) or 0,
+         "ratio": None, "p": None, "follows": "untested"}
+    if f["fast_ns"]:
+        f["ratio"] = f["slow_ns"] * RATIO_SCALE // f["fast_ns"] / RATIO_SCALE
+    if min(len(fast), len(slow)) < MIN_SAMPLES or \
+            min_p(len(fast), len(slow)) >= alpha:
+        return f
+    f["p"] = mann_whitney(fast, slow)["p"]
+    f["follows"] = ("yes" if f["p"] < alpha and f["slow_ns"] > f["fast_ns"]
+                    else "no")
+    return f
+
+
+def follows(log, vs=None):
+    """Each fill and probe of a configuration against the states of each
+    strategy there that a claim was judged in (the "by" side of
+    state_verdicts(), once each, as publish_in_states()): [dict] of
+    follow() with kind ("fill" or "probe"), name, states_of (the
+    strategy) and where (its configuration). @vs: verdicts(log), where
+    the caller has them."""
+    cs = contenders(log)
+    out, done = [], []
+    for v in verdicts(log) if vs is None else vs:
+        where = config_of(v)
+        by = v.get("states", {}).get("by")
+        if by is None or (where, by) in done or by not in cs.get(where, {}):
+            continue
+        done.append((where, by))
+        x = cs[where][by][0]
+        st = find_states(samples_of(x))
+        for yname, (y, ykind) in cs[where].items():
+            f = follow(x, y, st) if ykind != "strategy" else None
+            if f:
+                f.update(kind=ykind, name=yname, states_of=by, where=where)
+                out.append(f)
+    return out
+
+
+def probe_follows(log):
+    """{configuration: {strategy}}: where a strategy of @log ran in
+    states, the strategies whose states the probe was shown to follow
+    there, by the log's own "# follows" lines (follows=yes) or by
+    follows(); an empty set where it was not shown to follow any."""
+    out = {}
+    for f in follows(log):
+        out.setdefault(f["where"], set())
+        if f["kind"] == "probe" and f["follows"] == "yes":
+            out[f["where"]].add(f["states_of"])
+    for t in log.own_follows:
+        where = config_of(t)
+        out.setdefault(where, set())
+        if "probe" in t and t.get("follows") == "yes":
+            out[where].add(t.get("states_of"))
+    return out
+
+
+def judge_state(log, claim, v, sb, sa, processes, which, s, nr, by):
+    """The claim of verdict @v judged over the rounds whose run of @by
+    fell in state @s (0-based) of @nr (@which: each round's state), both
+    sides' runs of those rounds (@sb, @sa, @processes processes, block
+    after block), as verdict_judge_state(): a dict like a verdict's, with
+    by, state (1-based), nr_states and rounds."""
+    n = min(len(sb), MAX_RUNS)
+    np_ = max(processes, 1)
+    per = n // np_
+    idx = [i for i in range(n) if which[i] == s]
+    b, a = [sb[i] for i in idx], [sa[i] for i in idx]
+    # The processes with a round in this state.
+    procs = [p for p in range(np_)
+             if any(which[r] == s for r in range(p * per, (p + 1) * per))] \
+        if np_ > 1 else []
+    sv = {k: v[k] for k in ("subject", "what", "suite", "before", "after",
+                            "page_size", "mode", "chunk", "map", "written",
+                            "bytes", "posted", "posted_speedup", "cpu")
+          if k in v}
+    sv.update(by=by, state=s + 1, nr_states=nr, rounds=len(idx),
+              before_ns=int_median(b), after_ns=int_median(a),
+              speedup=None, speedup_ci=None, p=None,
+              n_before=len(idx), n_after=len(idx), significant=False,
+              scope=scope_of(log, 1),
+              processes=len(procs) if np_ > 1 else 1, test=None)
+    if not idx:
+        sv["verdict"] = UNTESTED
+        return sv
+    if sv["after_ns"]:
+        sv["speedup"] = sv["before_ns"] / sv["after_ns"]
+    if np_ > 1:
+        sv["scope"] = SCOPE_ROUNDS
+    if len(idx) < STATE_MIN_ROUNDS:
+        sv["why"] = (f"{len(idx)} rounds in this state, fewer than "
+                     f"{STATE_MIN_ROUNDS}")
+        sv["verdict"] = TOO_FEW
+    elif 1 < np_ <= SR_MAX and per and len(procs) >= SR_MIN_N:
+        sv["scope"] = SCOPE_PROCESSES
+
+        def meds(xs):
+            return [int_median([xs[r] for r in range(p * per, (p + 1) * per)
+                                if which[r] == s]) for p in procs]
+
+        pt = process_pairs(meds(sb), meds(sa), level.ALPHA)
+        sv["process_speedups"] = pt["ratios"]
+        if pt["speedup"] is not None:
+            sv["speedup"] = pt["speedup"]
+        sv.update(p=pt["p"], significant=pt["significant"],
+                  speedup_ci=pt["ci"])
+        if pt["testable"]:
+            sv["test"] = "signed-rank"
+        else:
+            sv["why"] = pt["why"]
+        sv["verdict"] = judge_processes(pt, claim["ratio"])
+    else:
+        sv["verdict"] = judge_one(sv, None, None, b, a, claim["ratio"])
+    if sv.get("speedup") and claim["ratio"]:
+        sv["measured_over_posted"] = sv["speedup"] / claim["ratio"]
+    return sv
+
+
+def state_name(s, nr):
+    """How state @s (1-based) of @nr reads in a sentence."""
+    if nr == 2:
+        return "the slower" if s == 2 else "the faster"
+    return f"state {s}/{nr}"
+
+
+def state_verdicts(log, claim, before, after, v):
+    """The claim of verdict @v (lines @before, @after) judged in each
+    state of its before side's runs, else of its after side's, as
+    publish_in_states(): a dict (by, nr, apart, states: [[runs, median,
+    low, high]], verdicts: judge_state() of each, sentence: the
+    "# states:" line's words), or None where neither side has states or
+    the rounds do not pair."""
+    sb, sa = samples_of(before), samples_of(after)
+    if not (sb and sa) or len(sb) != len(sa) or len(sb) > MAX_RUNS or \
+            processes_of(before) != processes_of(after):
+        return None
+    by, st = before, find_states(sb)
+    if st.nr < 2:
+        by, st = after, find_states(sa)
+    if st.nr < 2:
+        return None
+    name = by.get(claim["key"])
+    svs = [judge_state(log, claim, v, sb, sa, processes_of(before),
+                       st.which, s, st.nr, name) for s in range(st.nr)]
+    apart = states_apart(st) / RATIO_SCALE
+    said = "; ".join(
+        f"in {state_name(sv['state'], st.nr)} ({sv['rounds']} rounds) "
+        f"{sv['speedup'] or 0:.2f}x, {sv['verdict']}" for sv in svs)
+    return {"by": name, "nr": st.nr, "apart": apart,
+            "states": [list(x) for x in st.states], "verdicts": svs,
+            "sentence": f"{name} ran in {st.nr} states, {apart:.2f}x apart "
+                        f"({config_of(before)}); {v['before']} -> "
+                        f"{v['after']}: {said}"}
 
 
 def fmt_x(v):
@@ -286,7 +547,66 @@ def unit_of(v):
     """What replicates in a verdict, as the report says it."""
     if v.get("scope") == SCOPE_PROCESSES:
         return f"{v['processes']} processes"
+    if v.get("scope") == SCOPE_ROUNDS:
+        return f"rounds of {v['processes']} processes"
     return "one boot" if v.get("scope") == SCOPE_BOOT else "one process"
+
+
+def states_part(log, vs):
+    """The verdicts of @vs (one log's) judged in each state of a side in
+    states, and whether the fills and the probe follow those states:
+    Markdown, nothing where no side has states."""
+    ins = [v for v in vs if "states" in v]
+    if not ins:
+        return []
+    out = ["", "#### In the machine's states", "",
+           "Where one side's runs fall into separate states (the before "
+           "side's taken first; docs/statistics.md, \"States\"), the claim "
+           "is judged again in each, over the rounds whose run of that "
+           "side fell there, both sides' runs of a round together: by the "
+           f"processes with a round in the state where {SR_MIN_N} or more "
+           "have one, else by the U test of its rounds "
+           f"(**{SEEN_ROUNDS}**, **{SEEN_REVERSED_ROUNDS}**), and under "
+           f"{STATE_MIN_ROUNDS} rounds not at all (**{TOO_FEW}**). The "
+           "verdict over every round, above, stands beside them.", ""]
+    out += [f"- {v['states']['sentence']}" for v in ins]
+    table = []
+    for v in ins:
+        for sv in v["states"]["verdicts"]:
+            table.append([
+                f"{v['before']} -> {v['after']} {where_of(v)}",
+                f"{sv['by']} {sv['state']}/{sv['nr_states']}",
+                str(sv["rounds"]),
+                f"{fmt_ns(sv['before_ns'])} -> {fmt_ns(sv['after_ns'])}",
+                fmt_x(sv["speedup"]), fmt_ci(sv["speedup_ci"], fmt_x),
+                fmt_p(sv["p"]), unit_of(sv), f"**{sv['verdict']}**"])
+    out += ["", md_table(["lines", "state", "rounds", "here", "here x",
+                          ci_title(), "p", "unit", "verdict"], table,
+                         "lllrrrrll")]
+    fl = follows(log, vs)
+    said = []
+    for v in ins:
+        where, by = config_of(v), v["states"]["by"]
+        if (where, by) in said:
+            continue
+        said.append((where, by))
+        mine = [f for f in fl if f["where"] == where
+                and f["states_of"] == by]
+        if not mine:
+            continue
+        words = []
+        for word, title in (("yes", "following"), ("no", "not following"),
+                            ("untested", "untested")):
+            some = [f"{f['name']} {fmt_x(f['ratio'])}"
+                    + (f" (p={fmt_p(f['p'])})" if f["p"] is not None
+                       else "")
+                    for f in mine if f["follows"] == word]
+            if some:
+                words.append(f"{title}: {', '.join(some)}")
+        out += ["", f"Against {by}'s states ({where}), the fills' and the "
+                "probe's runs in its slowest state's rounds over those in "
+                "its fastest (U test): " + "; ".join(words) + "."]
+    return out
 
 
 def verdict_section(logs):
@@ -357,6 +677,7 @@ def verdict_section(logs):
                              ci_title(), "p", "n", "unit", "in CI",
                              "verdict"],
                             table, "llllrrrrrrrlll"))
+        out += states_part(log, vs)
     return out if any_rows else []
 
 
@@ -392,15 +713,56 @@ def close(a, b, tol):
     return abs(a - b) <= tol + 1e-6 * abs(b)
 
 
+def line_problems(what, v, t):
+    """[problem] where the verdict line @t (parsed) says other than the
+    verdict @v recomputed here (@what names them)."""
+    problems = []
+    ci = v["speedup_ci"] or [None, None]
+    word = v["verdict"]
+    extra = []
+    if "scope" in t:
+        extra = [("scope", t["scope"], v["scope"], None),
+                 ("processes", t.get("processes"), str(v["processes"]),
+                  None)]
+        if v["scope"] == SCOPE_PROCESSES or \
+                t["scope"] == SCOPE_PROCESSES:
+            extra.append(("test", t.get("test"), v.get("test") or "-",
+                          None))
+    else:
+        word = OLD_WORD.get(word, word)
+    if "state" in v:
+        extra = [("by", t.get("by"), v["by"], None),
+                 ("rounds", t.get("rounds"), str(v["rounds"]), None)] + extra
+    # Printed with 3 decimals (ratios) and 6 (p): half a unit of the
+    # last digit, and the normal tail's own error (2e-7 per side).
+    pairs = extra + [
+        ("verdict", t.get("verdict"), word, None),
+        ("n", t.get("n"), f"{v['n_before']}+{v['n_after']}"
+         if v.get("n_before") is not None else None, None),
+        ("speedup", parsed_float(t.get("speedup")), v["speedup"],
+         0.0006),
+        ("ci_low", parsed_float(t.get("ci_low")), ci[0], 0.0006),
+        ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
+        ("p", parsed_float(t.get("p")), v["p"], 1e-6),
+    ]
+    for name, got, want, tol in pairs:
+        same = got == want if tol is None else close(got, want, tol)
+        if not same:
+            problems.append(f"{what}: {name} here {got}, from the "
+                            f"metric lines {want}")
+    return problems
+
+
 def check_verdicts(log):
     """[problem] between the log's own verdict lines and verdicts(log)."""
     ours = {}
-    for v in verdicts(log):
+    vs = verdicts(log)
+    for v in vs:
         ours[verdict_key(v["subject"], v["before"], v["after"],
                          where_of(v))] = v
     theirs = {}
     for t in log.own_verdicts:
-        where = (f"page_size={t['page_size']} mode={t['mode']}"
+        where = (f"page_size={t.get('page_size')} mode={t['mode']}"
                  if "mode" in t else f"chunk={t.get('chunk')}")
         theirs[verdict_key(t.get("claim"), t.get("before"), t.get("after"),
                            where)] = t
@@ -412,39 +774,104 @@ def check_verdicts(log):
         problems.append(f"a verdict line the metric lines do not give: "
                         f"{key[1]} -> {key[2]} {key[3]} ({key[0]})")
     for key in sorted(ours.keys() & theirs.keys()):
-        v, t = ours[key], theirs[key]
-        what = f"{key[1]} -> {key[2]} {key[3]}"
-        ci = v["speedup_ci"] or [None, None]
-        word = v["verdict"]
-        extra = []
-        if "scope" in t:
-            extra = [("scope", t["scope"], v["scope"], None),
-                     ("processes", t.get("processes"), str(v["processes"]),
-                      None)]
-            if v["scope"] == SCOPE_PROCESSES or \
-                    t["scope"] == SCOPE_PROCESSES:
-                extra.append(("test", t.get("test"), v.get("test") or "-",
-                              None))
-        else:
-            word = OLD_WORD.get(word, word)
-        # Printed with 3 decimals (ratios) and 6 (p): half a unit of the
-        # last digit, and the normal tail's own error (2e-7 per side).
-        pairs = extra + [
-            ("verdict", t.get("verdict"), word, None),
-            ("n", t.get("n"), f"{v['n_before']}+{v['n_after']}"
-             if v.get("n_before") is not None else None, None),
-            ("speedup", parsed_float(t.get("speedup")), v["speedup"],
-             0.0006),
-            ("ci_low", parsed_float(t.get("ci_low")), ci[0], 0.0006),
-            ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
-            ("p", parsed_float(t.get("p")), v["p"], 1e-6),
-        ]
-        for name, got, want, tol in pairs:
-            same = got == want if tol is None else close(got, want, tol)
-            if not same:
-                problems.append(f"{what}: {name} here {got}, from the "
-                                f"metric lines {want}")
-    return problems + check_process_lines(log)
+        problems += line_problems(f"{key[1]} -> {key[2]} {key[3]}",
+                                  ours[key], theirs[key])
+    return (problems + check_process_lines(log)
+            + check_state_lines(log, vs))
+
+
+def prints_states(log):
+    """Whether the build that wrote @log prints the machine's states: it
+    printed a "# state", "# state-verdict" or "# follows" line, or a
+    bench_probe line (timed beside them). An older build's log is not
+    held to lines it could not print."""
+    return bool(log.own_states or log.own_state_verdicts
+                or log.own_follows
+                or any(r["suite"] == "bench_probe" for r in log.metrics))
+
+
+def keyed_problems(kind, ours, theirs, compare, name=None):
+    """[problem] between two {key: item} of one kind of line: those only
+    one side has, and compare(what, ours, theirs) of the rest; @name
+    says a key in words (its parts, space-separated, by default)."""
+    name = name or (lambda k: " ".join(map(str, k)))
+    problems = [f"no {kind} line for {name(k)}"
+                for k in sorted(ours.keys() - theirs.keys(), key=str)]
+    problems += [f"a {kind} line the metric lines do not give: {name(k)}"
+                 for k in sorted(theirs.keys() - ours.keys(), key=str)]
+    for key in sorted(ours.keys() & theirs.keys(), key=str):
+        problems += compare(name(key), ours[key], theirs[key])
+    return problems
+
+
+def value_problems(what, pairs):
+    """[problem] of (name, printed, recomputed, tolerance or None)."""
+    return [f"{what}: {name} here {got}, from the metric lines {want}"
+            for name, got, want, tol in pairs
+            if not (got == want if tol is None else close(got, want, tol))]
+
+
+def check_state_lines(log, vs=None):
+    """[problem] between the log's "# state", "# state-verdict" and
+    "# follows" lines and state_lines(), the states in verdicts() and
+    follows() (nothing for a build that prints none of them)."""
+    if not prints_states(log):
+        return []
+    vs = verdicts(log) if vs is None else vs
+    ours = {(where, name, f"state={s + 1}/{st.nr}"): (st, s)
+            for (where, name), st in state_lines(log).items()
+            for s in range(st.nr)}
+    theirs = {(config_of(t), t.get("strategy"), f"state={t.get('state')}"): t
+              for t in log.own_states}
+
+    def state_line(what, o, t):
+        st, s = o
+        runs, med, low, high = st.states[s]
+        return value_problems(what, [
+            ("runs", t.get("runs"), str(st.n), None),
+            ("state_runs", t.get("state_runs"), str(runs), None),
+            ("median_ns", t.get("median_ns"), str(med), None),
+            ("low_ns", t.get("low_ns"), str(low), None),
+            ("high_ns", t.get("high_ns"), str(high), None),
+            ("apart", parsed_float(t.get("apart")),
+             states_apart(st) / RATIO_SCALE, 0.0006)])
+
+    problems = keyed_problems("state", ours, theirs, state_line)
+    ours = {}
+    for v in vs:
+        for sv in v.get("states", {}).get("verdicts", []):
+            ours[verdict_key(v["subject"], v["before"], v["after"],
+                             where_of(v))
+                 + (f"state={sv['state']}/{sv['nr_states']}",)] = sv
+    theirs = {}
+    for t in log.own_state_verdicts:
+        where = (f"page_size={t.get('page_size')} mode={t['mode']}"
+                 if "mode" in t else f"chunk={t.get('chunk')}")
+        theirs[verdict_key(t.get("claim"), t.get("before"), t.get("after"),
+                           where) + (f"state={t.get('state')}",)] = t
+    problems += keyed_problems(
+        "state-verdict", ours, theirs, line_problems,
+        lambda k: f"{k[1]} -> {k[2]} {k[3]} {k[4]} ({k[0]})")
+    ours = {(f["kind"], f["name"], f["states_of"], f["where"]): f
+            for f in follows(log, vs)}
+    theirs = {}
+    for t in log.own_follows:
+        kind = "probe" if "probe" in t else "fill"
+        theirs[(kind, t.get(kind), t.get("states_of"), config_of(t))] = t
+
+    def follows_line(what, f, t):
+        return value_problems(what, [
+            ("rounds", t.get("rounds"), "+".join(map(str, f["rounds"])),
+             None),
+            ("fast_median_ns", t.get("fast_median_ns"), str(f["fast_ns"]),
+             None),
+            ("slow_median_ns", t.get("slow_median_ns"), str(f["slow_ns"]),
+             None),
+            ("ratio", parsed_float(t.get("ratio")), f["ratio"], 0.0006),
+            ("p", parsed_float(t.get("p")), f["p"], 1e-6),
+            ("follows", t.get("follows"), f["follows"], None)])
+
+    return problems + keyed_problems("follows", ours, theirs, follows_line)
 
 
 def check_process_lines(log):
@@ -490,6 +917,13 @@ def check_verdicts_main(logs):
         if problems:
             status = 1
         else:
+            more = [f"{len(lines)} {kind}" for kind, lines in (
+                ("state", log.own_states),
+                ("state-verdict", log.own_state_verdicts),
+                ("follows", log.own_follows)) if lines]
+            more = (f" (and {', '.join(more[:-1])}"
+                    + (" and " if len(more) > 1 else "")
+                    + f"{more[-1]} lines)") if more else ""
             print(f"report: {log.name}: the {len(log.own_verdicts)} verdict "
-                  "lines agree with the metric lines")
+                  f"lines{more} agree with the metric lines")
     return status

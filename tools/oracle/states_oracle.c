@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * states-oracle: the image's rule for a machine's states (lib/states.c)
+ * on sample sets from stdin, for tools/stats-check to compare with
+ * tools/report's own (reportlib/states.py).
+ *
+ * Each input line: "N x1 .. xN" (unsigned integers, N at most 1000, the
+ * runs in ns). Each output line, in the same order:
+ * "n nr" then, for each of the nr states fastest first,
+ * "runs median low high", then "which w1 .. wn", the state of each run in
+ * input order, all on one line separated by single spaces. A line that
+ * cannot be read stops the program naming its number (exit 2).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/states.h"
+#include "tools/oracle/oracle_input.h"
+
+#define ORACLE_MAX_RUNS 1000
+
+int main(void)
+{
+	static char line[1 << 16];
+	static u64 x[ORACLE_MAX_RUNS];
+	static u8 which[ORACLE_MAX_RUNS];
+	unsigned long lineno = 0;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		struct states st;
+		char *p = line;
+		u64 n;
+
+		lineno++;
+		if (!strchr(line, '\n')) {
+			size_t len = strlen(line);
+
+			if (len + 1 >= sizeof(line)) {
+				fprintf(stderr,
+					"states-oracle: line %lu: longer than "
+					"%zu characters\n",
+					lineno, sizeof(line) - 2);
+				return 2;
+			}
+			/* the last line, without its newline */
+			line[len] = '\n';
+			line[len + 1] = '\0';
+		}
+		if (read_u64(&p, &n) || n > ORACLE_MAX_RUNS) {
+			fprintf(stderr, "states-oracle: line %lu: bad header\n",
+				lineno);
+			return 2;
+		}
+		for (u64 i = 0; i < n; i++)
+			if (read_u64(&p, &x[i])) {
+				fprintf(stderr,
+					"states-oracle: line %lu: run %llu "
+					"missing or not a number\n",
+					lineno, i + 1);
+				return 2;
+			}
+		if (!line_ends(p)) {
+			fprintf(stderr,
+				"states-oracle: line %lu: more than %llu runs\n",
+				lineno, n);
+			return 2;
+		}
+		states_find(x, (u32)n, &st, which);
+		printf("%u %u", st.n, st.nr);
+		for (u32 s = 0; s < st.nr; s++)
+			printf(" %u %llu %llu %llu", st.s[s].runs,
+			       st.s[s].median_ns, st.s[s].low_ns,
+			       st.s[s].high_ns);
+		printf(" which");
+		for (u32 i = 0; i < st.n; i++)
+			printf(" %u", which[i]);
+		printf("\n");
+	}
+	return 0;
+}

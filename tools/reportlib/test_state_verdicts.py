@@ -1,0 +1,375 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of the verdicts in the machine's states (reportlib.verdicts, as
+lib/verdict.c judges them): a machine planted in two states, where the
+headline claim is reversed in the faster and confirmed in the slower,
+each over its own rounds; the scopes a state's verdict may have; the
+probe that follows the states and the fills that do not; logs of one
+state, whose report is what it was before states were looked for;
+--check-verdicts against the "# state", "# state-verdict" and
+"# follows" lines; and the probe in --compare's machine guard.
+tools/report --selftest runs them, as does
+python3 -m unittest discover -s tools/reportlib -t tools
+"""
+import json
+import unittest
+from unittest import mock
+
+from reportlib import verdicts as verdicts_mod
+from reportlib.compare import compare_report, compare_rows, compare_stats
+from reportlib.logs import parse_log
+from reportlib.states import States, find_states
+from reportlib.stats import int_median
+from reportlib.synth import (
+    ZEN5,
+    ZEN5_MEMMAP,
+    ZEN5_NOCACHE,
+    own_state_lines,
+    own_state_verdict_line,
+    own_verdict_line,
+    states_log,
+    states_rounds,
+    synth_log,
+)
+from reportlib.tables import json_report, markdown_report
+from reportlib.verdicts import (
+    CONFIRMED,
+    REVERSED,
+    SCOPE_PROCESS,
+    SCOPE_PROCESSES,
+    SCOPE_ROUNDS,
+    SEEN_PROCESS,
+    SEEN_ROUNDS,
+    TOO_FEW,
+    check_verdicts,
+    follows,
+    verdicts,
+)
+
+
+def parsed(text):
+    return parse_log(text, "t", "T")
+
+
+def headline(log):
+    """The verdict of slow -> tmpl_nt_fixed (fsdax) in @log."""
+    return next(v for v in verdicts(log) if v["before"] == "slow")
+
+
+def in_state(rounds, which, s):
+    return [x for x, w in zip(rounds, which) if w == s]
+
+
+class PlantedStates(unittest.TestCase):
+    """tests/states_test.c's machine: slow 1.75x apart between its
+    states, the series 0.74x in the faster and 1.17x in the slower."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.runs, cls.slower = states_rounds()
+        cls.log = parsed(states_log())
+        cls.v = headline(cls.log)
+
+    def test_the_states_are_the_planted_rounds(self):
+        st = self.v["states"]
+        self.assertEqual((st["by"], st["nr"]), ("slow", 2))
+        self.assertEqual(find_states(self.runs["slow"]).which,
+                         [int(s) for s in self.slower])
+        self.assertEqual([sv["rounds"] for sv in st["verdicts"]],
+                         [36 - sum(self.slower), sum(self.slower)])
+        self.assertEqual([sv["rounds"] for sv in st["verdicts"]], [21, 15])
+
+    def test_reversed_in_the_faster_confirmed_in_the_slower(self):
+        fast, slow = self.v["states"]["verdicts"]
+        self.assertEqual((fast["state"], fast["nr_states"], fast["verdict"],
+                          fast["scope"], fast["processes"], fast["test"]),
+                         (1, 2, REVERSED, SCOPE_PROCESSES, 6, "signed-rank"))
+        self.assertTrue(0.72 < fast["speedup"] < 0.76, fast)
+        self.assertEqual((slow["state"], slow["verdict"], slow["scope"]),
+                         (2, CONFIRMED, SCOPE_PROCESSES))
+        self.assertTrue(1.14 < slow["speedup"] < 1.20, slow)
+        self.assertEqual((slow["n_before"], slow["n_after"]), (15, 15))
+        # Over every round the two states' answers mix into neither.
+        self.assertNotIn(self.v["verdict"], (CONFIRMED, REVERSED))
+
+    def test_rounds_pair_by_index(self):
+        which = [int(s) for s in self.slower]
+        for sv in self.v["states"]["verdicts"]:
+            s = sv["state"] - 1
+            self.assertEqual(
+                (sv["before_ns"], sv["after_ns"]),
+                (int_median(in_state(self.runs["slow"], which, s)),
+                 int_median(in_state(self.runs["tmpl_nt_fixed"], which,
+                                     s))))
+        # Process by process: each process's ratio of its own rounds.
+        fast = self.v["states"]["verdicts"][0]
+        want = []
+        for k in range(6):
+            blk = range(6 * k, 6 * k + 6)
+            b = [self.runs["slow"][i] for i in blk if not self.slower[i]]
+            a = [self.runs["tmpl_nt_fixed"][i] for i in blk
+                 if not self.slower[i]]
+            want.append(int_median(b) * 1000000 // int_median(a) / 1e6)
+        self.assertEqual(fast["process_speedups"], want)
+
+    def test_the_before_sides_states_come_first(self):
+        # tmpl_nt_fixed has states of its own (108 and 120 ms), which
+        # cut the rounds otherwise.
+        self.assertEqual(find_states(self.runs["tmpl_nt_fixed"]).nr, 2)
+        self.assertEqual(self.v["states"]["by"], "slow")
+        # Without slow's, the after side's are taken.
+        v = headline(parsed(states_log(flat=("slow",))))
+        self.assertEqual(v["states"]["by"], "tmpl_nt_fixed")
+        self.assertEqual(sum(sv["rounds"] for sv in v["states"]["verdicts"]),
+                         36)
+
+    def test_the_sentence(self):
+        self.assertEqual(
+            self.v["states"]["sentence"],
+            "slow ran in 2 states, 1.75x apart (page_size=64 mode=fsdax "
+            "map=dev); slow -> tmpl_nt_fixed: in the faster (21 rounds) "
+            "0.74x, reversed on this CPU; in the slower (15 rounds) 1.17x, "
+            "confirmed")
+
+    def test_the_section_shows_each_state(self):
+        md = markdown_report([self.log])
+        self.assertIn("#### In the machine's states", md)
+        self.assertIn(f"- {self.v['states']['sentence']}", md)
+        self.assertRegex(md, r"\| slow 1/2 +\| 21 +\|")
+        self.assertRegex(md, r"\| slow 2/2 +\| 15 +\|")
+        self.assertIn("**reversed on this CPU**", md)
+        self.assertIn("following: probe_rfo 1.41x", md)
+        data = json.loads(json_report([self.log]))
+        v = next(x for x in data[0]["verdicts"] if x["before"] == "slow")
+        self.assertEqual([sv["verdict"] for sv in v["states"]["verdicts"]],
+                         [REVERSED, CONFIRMED])
+        self.assertTrue(any(f["name"] == "probe_rfo"
+                            and f["follows"] == "yes"
+                            for f in data[0]["follows"]))
+
+
+class StateScopes(unittest.TestCase):
+    """What a state's verdict may stand on: too few rounds, the rounds of
+    too few processes, one process."""
+
+    def test_too_few_rounds(self):
+        v = headline(parsed(states_log(slow_kept=4)))
+        slow = v["states"]["verdicts"][1]
+        self.assertEqual((slow["rounds"], slow["verdict"], slow["p"],
+                          slow["test"]), (4, TOO_FEW, None, None))
+        # The rounds of the 2 processes that had one there.
+        self.assertEqual((slow["scope"], slow["processes"]),
+                         (SCOPE_ROUNDS, 2))
+
+    def test_five_rounds_are_too_few(self):
+        v = headline(parsed(states_log(slow_kept=5)))
+        slow = v["states"]["verdicts"][1]
+        self.assertEqual((slow["rounds"], slow["verdict"]), (5, TOO_FEW))
+
+    def test_six_rounds_are_judged(self):
+        v = headline(parsed(states_log(slow_kept=6)))
+        slow = v["states"]["verdicts"][1]
+        self.assertEqual(slow["rounds"], 6)
+        self.assertNotEqual(slow["verdict"], TOO_FEW)
+
+    def test_the_rounds_of_too_few_processes(self):
+        v = headline(parsed(states_log(slow_kept=8)))
+        slow = v["states"]["verdicts"][1]
+        self.assertEqual((slow["rounds"], slow["scope"], slow["processes"],
+                          slow["verdict"], slow["test"]),
+                         (8, SCOPE_ROUNDS, 3, SEEN_ROUNDS, "exact"))
+
+    def test_one_process(self):
+        v = headline(parsed(states_log(processes=1, runs=36)))
+        fast, slow = v["states"]["verdicts"]
+        self.assertEqual((slow["scope"], slow["processes"], slow["verdict"]),
+                         (SCOPE_PROCESS, 1, SEEN_PROCESS))
+        self.assertEqual(fast["rounds"] + slow["rounds"], 36)
+
+
+class Follows(unittest.TestCase):
+    def test_the_probe_follows_and_the_fills_do_not(self):
+        fl = {(f["name"], f["states_of"]): f
+              for f in follows(parsed(states_log()))}
+        probe = fl[("probe_rfo", "slow")]
+        self.assertEqual((probe["kind"], probe["follows"], probe["rounds"]),
+                         ("probe", "yes", [21, 15]))
+        self.assertTrue(1.3 < probe["ratio"] < 1.5 and probe["p"] < 1e-5)
+        for fill in ("limit_nt64", "limit_nt128"):
+            self.assertEqual((fl[(fill, "slow")]["kind"],
+                              fl[(fill, "slow")]["follows"]), ("fill", "no"))
+
+    def test_a_probe_that_stays_does_not_follow(self):
+        fl = follows(parsed(states_log(flat=("probe_rfo",))))
+        self.assertEqual({f["follows"] for f in fl
+                          if f["name"] == "probe_rfo"}, {"no"})
+
+    def test_too_few_rounds_a_side_are_untested(self):
+        fl = follows(parsed(states_log(slow_kept=4)))
+        f = next(x for x in fl if x["name"] == "probe_rfo"
+                 and x["states_of"] == "slow")
+        self.assertEqual((f["rounds"], f["follows"], f["p"]),
+                         ([32, 4], "untested", None))
+
+
+def one_state(ns):
+    """find_states() that finds no states."""
+    ns = list(ns)
+    return States(n=len(ns), nr=1 if ns else 0,
+                  states=[(len(ns), 0, min(ns), max(ns))] if ns else [],
+                  which=[0] * len(ns))
+
+
+class OneState(unittest.TestCase):
+    """Logs whose runs have one state: the report is what it was before
+    states were looked for, to the character."""
+
+    LOGS = {
+        "zen5 one process": synth_log(5, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE),
+        "zen5 8 processes": synth_log(5, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE,
+                                      n=10, cv=0.05, processes=8,
+                                      machine_cv=0.10, placement_cv=0.02),
+        "no slower rounds": states_log(slow_below=0),
+    }
+
+    def test_nothing_changes(self):
+        for name, text in self.LOGS.items():
+            log = parsed(text)
+            got = (markdown_report([log]), json_report([log]))
+            with mock.patch.object(verdicts_mod, "find_states",
+                                   one_state):
+                want = (markdown_report([log]), json_report([log]))
+            self.assertEqual(got, want, name)
+            self.assertNotIn("state", got[0].split("## Verdicts")[1], name)
+            self.assertTrue(all("states" not in v for v in verdicts(log)))
+            self.assertNotIn('"follows"', got[1], name)
+
+    def test_its_own_lines_are_checked_as_before(self):
+        log = parsed(self.LOGS["zen5 8 processes"])
+        lines = [own_verdict_line(v) for v in verdicts(log)]
+        own = parsed(self.LOGS["zen5 8 processes"] + "\n".join(lines))
+        self.assertEqual(check_verdicts(own), [])
+        self.assertEqual(own_state_lines(log), lines)
+
+
+class CheckStateLines(unittest.TestCase):
+    """--check-verdicts holds the log's "# state", "# state-verdict" and
+    "# follows" lines to the report's computation."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.text = states_log()
+        cls.log = parsed(cls.text)
+        cls.lines = own_state_lines(cls.log)
+        cls.v = headline(cls.log)
+
+    def check(self, lines):
+        return check_verdicts(parsed(self.text + "\n".join(lines) + "\n"))
+
+    def test_its_own_lines_agree(self):
+        log = parsed(self.text + "\n".join(self.lines) + "\n")
+        self.assertEqual((len(log.own_states), len(log.own_state_verdicts),
+                          len(log.own_follows), len(log.own_states_said),
+                          len(log.own_verdicts)), (6, 2, 3, 1, 1))
+        self.assertEqual(check_verdicts(log), [])
+
+    def replaced(self, old, new, which=0):
+        """self.lines with @old made @new in the @which-th line that has
+        it."""
+        hits = [i for i, x in enumerate(self.lines) if old in x]
+        out = list(self.lines)
+        out[hits[which]] = out[hits[which]].replace(old, new, 1)
+        return out
+
+    def test_a_changed_word_is_found(self):
+        lines = [x if "state=1/2 rounds" not in x else
+                 own_state_verdict_line(self.v,
+                                        self.v["states"]["verdicts"][0],
+                                        word=CONFIRMED)
+                 for x in self.lines]
+        probs = self.check(lines)
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("state=1/2", probs[0])
+        self.assertIn("verdict here confirmed, from the metric lines "
+                      "reversed on this CPU", probs[0])
+
+    def test_a_changed_speedup_is_found(self):
+        sv = self.v["states"]["verdicts"][1]
+        lines = [x if "state=2/2 rounds" not in x else
+                 own_state_verdict_line(self.v, sv,
+                                        speedup=sv["speedup"] + 0.002)
+                 for x in self.lines]
+        probs = self.check(lines)
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("speedup here", probs[0])
+
+    def test_changed_rounds_and_a_missing_line_are_found(self):
+        probs = self.check(self.replaced(" rounds=15 ", " rounds=14 "))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("rounds here 14", probs[0])
+        probs = self.check([x for x in self.lines
+                            if "state=2/2 rounds" not in x])
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("no state-verdict line", probs[0])
+
+    def test_a_changed_follows_line_is_found(self):
+        probs = self.check(self.replaced("follows=yes", "follows=no"))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("probe probe_rfo slow", probs[0])
+        self.assertIn("follows here no", probs[0])
+
+    def test_a_changed_state_line_is_found(self):
+        probs = self.check(self.replaced("state_runs=15", "state_runs=16"))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("state_runs here 16", probs[0])
+
+    def test_an_older_builds_log_is_not_held_to_them(self):
+        text = "".join(x + "\n" for x in self.text.splitlines()
+                       if "bench_probe" not in x)
+        vs = verdicts(parsed(text))
+        own = parsed(text + "\n".join(own_verdict_line(v) for v in vs))
+        self.assertEqual(check_verdicts(own), [])
+
+
+class ProbeInTheGuard(unittest.TestCase):
+    """--compare's machine guard takes the probe where it follows the
+    states, and says so; where it was not shown to, it leaves it out."""
+
+    def guard(self, a, b):
+        rows = compare_rows(parsed(a), parsed(b))[0]
+        _, mv = compare_stats(rows)
+        return rows, mv
+
+    def test_a_probe_that_follows_is_used(self):
+        a, b = states_log(), states_log(seed=11)
+        rows, mv = self.guard(a, b)
+        probe = next(r for r in rows if r["suite"] == "bench_probe")
+        self.assertEqual(probe["probe_follows"],
+                         [("T", "slow")] * 2)
+        self.assertEqual((mv["fills"], mv["probes"]), (3, 1))
+        text, _ = compare_report(parsed(a), parsed(b))
+        self.assertIn("of its 2 limit fills and 1 probe line", text)
+        self.assertIn("follows the machine's states there", text)
+        self.assertIn("so the guard uses it beside the fills: B/A", text)
+
+    def test_a_probe_that_does_not_is_not(self):
+        a = states_log(flat=("probe_rfo",))
+        b = states_log(seed=11, flat=("probe_rfo",))
+        rows, mv = self.guard(a, b)
+        self.assertEqual((mv["fills"], mv["probes"]), (2, 0))
+        text, _ = compare_report(parsed(a), parsed(b))
+        self.assertIn("the probe was not shown to follow the states here",
+                      text.replace("The probe was", "the probe was"))
+        self.assertNotIn("uses it beside the fills", text)
+
+    def test_no_states_no_word_of_the_probe(self):
+        a = states_log(slow_below=0)
+        b = states_log(slow_below=0, seed=11)
+        rows, mv = self.guard(a, b)
+        self.assertNotIn("probe_follows",
+                         next(r for r in rows if r["suite"] == "bench_probe"))
+        text, _ = compare_report(parsed(a), parsed(b))
+        self.assertNotIn("The probe", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
