@@ -507,6 +507,66 @@ static void print_follows(const char *where, const struct verdict_samples *x,
 			       : "no");
 }
 
+u64 verdict_state_vs_slow(const struct verdict_samples *slow,
+			  const struct verdict_samples *x, const u8 *which,
+			  u32 state, u32 *rounds)
+{
+	static u64 a[MW_MAX_SAMPLES], b[MW_MAX_SAMPLES];
+	u32 got = 0;
+	u64 ms, mx;
+
+	*rounds = 0;
+	if (slow->n != x->n || slow->processes != x->processes)
+		return 0;
+	for (u32 i = 0; i < x->n && i < MW_MAX_SAMPLES; i++) {
+		if (which[i] != state)
+			continue;
+		a[got] = slow->ns[i];
+		b[got++] = x->ns[i];
+	}
+	*rounds = got;
+	ms = bench_median(a, got);
+	mx = bench_median(b, got);
+	return mx ? ms * VERDICT_SCALE / mx : 0;
+}
+
+/*
+ * "# vs_slow ..." lines: each strategy's speed-up over `slow` in each
+ * state of @by (@which, @st), over that state's rounds, as the summary
+ * table's vs_slow column gives it over every round.
+ */
+static void print_vs_slow(const char *where, const struct verdict_samples *by,
+			  const struct verdict_samples *c, u32 n,
+			  const u8 *which, const struct states *st)
+{
+	const struct verdict_samples *slow = find(c, n, "slow");
+	char line[512];
+
+	if (!slow)
+		return;
+	for (u32 s = 0; s < st->nr; s++) {
+		u32 rounds = 0;
+		int len = ntb_snprintf(line, sizeof(line),
+				       "# vs_slow by=%s %s state=%u/%u",
+				       by->name, where, s + 1, st->nr);
+
+		for (u32 j = 0; j < n; j++) {
+			u64 r;
+
+			if (c[j].kind != VERDICT_SAMPLES_STRATEGY ||
+			    &c[j] == slow)
+				continue;
+			r = verdict_state_vs_slow(slow, &c[j], which, s,
+						  &rounds);
+			if (len > 0 && (size_t)len < sizeof(line))
+				len += ntb_snprintf(
+					line + len, sizeof(line) - len,
+					" %s=%s", c[j].name, r ? x3(r) : "-");
+		}
+		kunit_diag("%s rounds=%u\n", line, rounds);
+	}
+}
+
 /*
  * @v judged again in each state of its side's runs that has several:
  * "# state-verdict ..." lines, then a "# states: ..." sentence, then,
@@ -567,6 +627,7 @@ static void publish_in_states(const struct verdict *v,
 	for (u32 j = 0; j < n; j++)
 		if (c[j].kind != VERDICT_SAMPLES_STRATEGY)
 			print_follows(where, by, &c[j], which, &st);
+	print_vs_slow(where, by, c, n, which, &st);
 }
 
 void verdict_publish(const struct verdict_config *where,

@@ -42,7 +42,8 @@
  * contenders is tested against each strategy's states ("# follows ..."):
  * are its runs in the slower state's rounds slower, by the runs' U test?
  * That says whether it can tell the states apart where the strategy
- * cannot be run.
+ * cannot be run. "# vs_slow ..." lines give each strategy's speed-up over
+ * `slow` in each of those states.
  */
 #ifndef NTBOOT_LIB_VERDICT_H
 #define NTBOOT_LIB_VERDICT_H
@@ -200,6 +201,15 @@ struct verdict_follow {
 bool verdict_follows(const struct verdict_samples *x,
 		     const struct verdict_samples *y, const u8 *which,
 		     const struct states *st, struct verdict_follow *f);
+
+/*
+ * `slow`'s median over @x's, both over the rounds of @state in @which,
+ * in millionths (the summary table's vs_slow, in one state); 0 where
+ * they were not measured in the same rounds. @rounds: how many.
+ */
+u64 verdict_state_vs_slow(const struct verdict_samples *slow,
+			  const struct verdict_samples *x, const u8 *which,
+			  u32 state, u32 *rounds);
 
 /*
  * The "# verdict ..." line of @v (no newline) into @buf; of a verdict in

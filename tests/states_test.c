@@ -200,6 +200,7 @@ static void states_verdicts_apart(struct kunit *test)
 	struct verdict_samples sa = {"tmpl_nt_fixed", a, PROCS * RUNS, PROCS};
 	struct verdict v;
 	struct states st;
+	u32 rounds;
 
 	planted_rounds(b, a, 2);
 	states_find(b, PROCS * RUNS, &st, which);
@@ -226,6 +227,22 @@ static void states_verdicts_apart(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, strstr(line, " by=slow state=2/2 rounds=15 ") !=
 					NULL);
 	KUNIT_EXPECT_TRUE(test, strstr(line, "verdict=\"confirmed\"") != NULL);
+
+	/* The summary's vs_slow in each state: 0.74x and 1.17x. */
+	KUNIT_EXPECT_GT(test,
+			verdict_state_vs_slow(&sb, &sa, which, 0, &rounds),
+			720000);
+	KUNIT_EXPECT_LT(test,
+			verdict_state_vs_slow(&sb, &sa, which, 0, &rounds),
+			760000);
+	KUNIT_EXPECT_EQ(test, rounds, 21);
+	KUNIT_EXPECT_GT(test,
+			verdict_state_vs_slow(&sb, &sa, which, 1, &rounds),
+			1140000);
+	KUNIT_EXPECT_LT(test,
+			verdict_state_vs_slow(&sb, &sa, which, 1, &rounds),
+			1200000);
+	KUNIT_EXPECT_EQ(test, rounds, 15);
 
 	/* In one process, the rounds' own test, which says no more. */
 	sb.processes = sa.processes = 1;

@@ -21,11 +21,13 @@ VERDICT_PREFIX = "# verdict "
 STATE_PREFIX = "# state "
 STATE_VERDICT_PREFIX = "# state-verdict "
 FOLLOWS_PREFIX = "# follows "
+VS_SLOW_PREFIX = "# vs_slow "
 STATES_SAID_PREFIX = "# states: "
 # What each is kept as on a Log.
 OWN_LINES = ((STATE_PREFIX, "own_states"),
              (STATE_VERDICT_PREFIX, "own_state_verdicts"),
-             (FOLLOWS_PREFIX, "own_follows"))
+             (FOLLOWS_PREFIX, "own_follows"),
+             (VS_SLOW_PREFIX, "own_vs_slow"))
 HEADER_PREFIX = "# ntboot "
 # "# options ... set=\"runs=5 namespace=1G\"": the options a word set.
 OPTIONS_PREFIX = "# options "
@@ -118,11 +120,13 @@ class Log:
         self.warnings = []
         # The "# verdict ..." lines the image (or ntbench) printed itself.
         self.own_verdicts = []
-        # Its "# state", "# state-verdict" and "# follows" lines (dicts)
+        # Its "# state", "# state-verdict", "# follows" and "# vs_slow"
+        # lines (dicts)
         # and its "# states:" sentences (text).
         self.own_states = []
         self.own_state_verdicts = []
         self.own_follows = []
+        self.own_vs_slow = []
         self.own_states_said = []
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.

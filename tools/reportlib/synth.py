@@ -407,11 +407,12 @@ def own_state_verdict_line(v, sv, word=None, speedup=None):
 
 
 def own_state_lines(log):
-    """The "# state", "# follows", "# verdict", "# state-verdict" and
-    "# states:" lines lib/verdict.c prints for @log (parsed), from the
+    """The "# state", "# follows", "# vs_slow", "# verdict",
+    "# state-verdict" and "# states:" lines lib/verdict.c prints for @log (parsed), from the
     report's own computation (reportlib.verdicts)."""
     from reportlib.states import states_apart
-    from reportlib.verdicts import follows, state_lines, verdicts
+    from reportlib.verdicts import (follows, state_lines, state_vs_slow,
+                                    verdicts)
     out = []
     for (where, name), st in state_lines(log).items():
         for s, (runs, med, low, high) in enumerate(st.states):
@@ -428,6 +429,12 @@ def own_state_lines(log):
                    f"slow_median_ns={f['slow_ns']} "
                    f"ratio={fixed3(f['ratio'])} p={p} "
                    f"follows={f['follows']}")
+    for r in state_vs_slow(log):
+        out.append(f"    # vs_slow by={r['by']} {r['where']} "
+                   f"state={r['state']} "
+                   + "".join(f"{name}={'-' if x is None else fixed3(x)} "
+                             for name, x in r["ratios"].items())
+                   + f"rounds={r['rounds']}")
     for v in verdicts(log):
         out.append(own_verdict_line(v))
         if "states" in v:

@@ -252,8 +252,8 @@ class OneState(unittest.TestCase):
 
 
 class CheckStateLines(unittest.TestCase):
-    """--check-verdicts holds the log's "# state", "# state-verdict" and
-    "# follows" lines to the report's computation."""
+    """--check-verdicts holds the log's "# state", "# state-verdict",
+    "# follows" and "# vs_slow" lines to the report's computation."""
 
     @classmethod
     def setUpClass(cls):
@@ -269,7 +269,8 @@ class CheckStateLines(unittest.TestCase):
         log = parsed(self.text + "\n".join(self.lines) + "\n")
         self.assertEqual((len(log.own_states), len(log.own_state_verdicts),
                           len(log.own_follows), len(log.own_states_said),
-                          len(log.own_verdicts)), (6, 2, 3, 1, 1))
+                          len(log.own_verdicts), len(log.own_vs_slow)),
+                         (6, 2, 3, 1, 1, 2))
         self.assertEqual(check_verdicts(log), [])
 
     def replaced(self, old, new, which=0):
@@ -316,6 +317,20 @@ class CheckStateLines(unittest.TestCase):
         self.assertEqual(len(probs), 1, probs)
         self.assertIn("probe probe_rfo slow", probs[0])
         self.assertIn("follows here no", probs[0])
+
+    def test_a_changed_vs_slow_is_found(self):
+        """The planted machine's vs_slow: 0.74x in the faster state,
+        1.17x in the slower; one changed, one dropped."""
+        mine = [x for x in self.lines if "# vs_slow" in x]
+        self.assertIn("state=1/2 tmpl_nt_fixed=0.7", mine[0])
+        self.assertIn("state=2/2 tmpl_nt_fixed=1.1", mine[1])
+        probs = self.check(self.replaced("state=2/2 tmpl_nt_fixed=1.1",
+                                         "state=2/2 tmpl_nt_fixed=1.3"))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("tmpl_nt_fixed here 1.3", probs[0])
+        probs = self.check([x for x in self.lines if x != mine[0]])
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("no vs_slow line", probs[0])
 
     def test_a_changed_state_line_is_found(self):
         probs = self.check(self.replaced("state_runs=15", "state_runs=16"))

@@ -423,6 +423,49 @@ def follows(log, vs=None):
     return out
 
 
+def state_vs_slow(log, vs=None):
+    """Each strategy's speed-up over slow in each state of each strategy
+    a claim was judged in (the lines follows() takes, as print_vs_slow()):
+    [dict] of where, by, state ("1/2"), rounds and ratios ({strategy:
+    slow's integer median over its, both over the state's rounds, in
+    millionths rounded down, as a float; None where not comparable})."""
+    cs = contenders(log)
+    out, done = [], []
+    for v in verdicts(log) if vs is None else vs:
+        where = config_of(v)
+        by = v.get("states", {}).get("by")
+        mine = cs.get(where, {})
+        if by is None or (where, by) in done or by not in mine or \
+                "slow" not in mine:
+            continue
+        done.append((where, by))
+        st = find_states(samples_of(mine[by][0]))
+        slow = mine["slow"][0]
+        ss = samples_of(slow)
+        for s in range(st.nr):
+            ratios, rounds = {}, 0
+            for name, (rec, kind) in mine.items():
+                if kind != "strategy" or name == "slow":
+                    continue
+                sx = samples_of(rec)
+                ratios[name] = None
+                rounds = 0
+                if len(sx) != len(ss) or \
+                        processes_of(rec) != processes_of(slow):
+                    continue
+                a = [x for x, w in zip(ss, st.which) if w == s]
+                b = [x for x, w in zip(sx, st.which) if w == s]
+                rounds = len(a)
+                mb = int_median(b) or 0
+                if mb:
+                    ratios[name] = ((int_median(a) or 0) * RATIO_SCALE
+                                    // mb / RATIO_SCALE)
+            out.append({"where": where, "by": by,
+                        "state": f"{s + 1}/{st.nr}", "rounds": rounds,
+                        "ratios": ratios})
+    return out
+
+
 def probe_follows(log):
     """{configuration: {strategy}}: where a strategy of @log ran in
     states, the strategies whose states the probe was shown to follow
@@ -606,6 +649,11 @@ def states_part(log, vs):
         out += ["", f"Against {by}'s states ({where}), the fills' and the "
                 "probe's runs in its slowest state's rounds over those in "
                 "its fastest (U test): " + "; ".join(words) + "."]
+    for r in state_vs_slow(log, vs):
+        out += ["", f"vs_slow in {r['by']}'s state {r['state']} "
+                f"({r['where']}, {r['rounds']} rounds): "
+                + ", ".join(f"{name} {fmt_x(x)}"
+                            for name, x in r["ratios"].items()) + "."]
     return out
 
 
@@ -786,7 +834,7 @@ def prints_states(log):
     bench_probe line (timed beside them). An older build's log is not
     held to lines it could not print."""
     return bool(log.own_states or log.own_state_verdicts
-                or log.own_follows
+                or log.own_follows or log.own_vs_slow
                 or any(r["suite"] == "bench_probe" for r in log.metrics))
 
 
@@ -871,7 +919,19 @@ def check_state_lines(log, vs=None):
             ("p", parsed_float(t.get("p")), f["p"], 1e-6),
             ("follows", t.get("follows"), f["follows"], None)])
 
-    return problems + keyed_problems("follows", ours, theirs, follows_line)
+    problems += keyed_problems("follows", ours, theirs, follows_line)
+    ours = {(r["where"], r["by"], r["state"]): r
+            for r in state_vs_slow(log, vs)}
+    theirs = {(config_of(t), t.get("by"), t.get("state")): t
+              for t in log.own_vs_slow}
+
+    def vs_slow_line(what, r, t):
+        return value_problems(what, [
+            ("rounds", t.get("rounds"), str(r["rounds"]), None)] + [
+            (name, parsed_float(t.get(name)), x, 0.0006)
+            for name, x in r["ratios"].items()])
+
+    return problems + keyed_problems("vs_slow", ours, theirs, vs_slow_line)
 
 
 def check_process_lines(log):
@@ -920,7 +980,8 @@ def check_verdicts_main(logs):
             more = [f"{len(lines)} {kind}" for kind, lines in (
                 ("state", log.own_states),
                 ("state-verdict", log.own_state_verdicts),
-                ("follows", log.own_follows)) if lines]
+                ("follows", log.own_follows),
+                ("vs_slow", log.own_vs_slow)) if lines]
             more = (f" (and {', '.join(more[:-1])}"
                     + (" and " if len(more) > 1 else "")
                     + f"{more[-1]} lines)") if more else ""
