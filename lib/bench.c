@@ -27,9 +27,7 @@ u64 bench_median(u64 *v, u32 n)
 {
 	/* n is at most BENCH_MAX_RUNS, usually 29. */
 	sort_u64(v, n);
-	if (!n)
-		return 0;
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? sorted_median(v, n) : 0;
 }
 
 void bench_stats(struct bench_result *r, const u64 *samples, u32 runs)

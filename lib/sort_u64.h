@@ -23,4 +23,10 @@ static inline void sort_u64(u64 *v, u32 n)
 	}
 }
 
+/* The median of sorted @v[0..n): the middle, or the two middles halved. */
+static inline u64 sorted_median(const u64 *v, u32 n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 #endif

@@ -8,14 +8,6 @@
 #include "lib/sort_u64.h"
 #include "lib/string.h"
 
-#define STATES_MAX_RUNS 1000
-
-/* The median of sorted @v[0..n): the lower middle and upper, halved. */
-static u64 sorted_median(const u64 *v, u32 n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The median absolute deviation of sorted @v[0..n) from @med. */
 static u64 mad(const u64 *v, u32 n, u64 med)
 {
@@ -61,7 +53,7 @@ void states_find(const u64 *ns, u32 n, struct states *out, u8 *which)
 {
 	static u64 x[STATES_MAX_RUNS];
 	/* The states' first runs in x[], fastest first; start[nr] == n. */
-	u32 start[STATES_MAX + 1] = {0, n}, nr = 1;
+	u32 start[STATES_MAX + 1] = {0}, nr = 1;
 	bool more = true;
 
 	n = n < STATES_MAX_RUNS ? n : STATES_MAX_RUNS;

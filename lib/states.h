@@ -29,6 +29,8 @@
 
 #define STATES_MAX 4
 #define STATES_MIN_RUNS 12
+/* The most runs looked at; past them, the first STATES_MAX_RUNS. */
+#define STATES_MAX_RUNS 1000
 /* The separation, in tenths of the summed scaled MADs. */
 #define STATES_MIN_D_TENTHS 30
 
@@ -46,8 +48,8 @@ struct states {
 };
 
 /*
- * Find the states of @ns[0..n) (n <= 1000) into @out. Where @which is
- * not NULL, which[i] gets the state of ns[i] (0: the fastest).
+ * Find the states of @ns[0..n) (n <= STATES_MAX_RUNS) into @out. Where @which
+ * is not NULL, which[i] gets the state of ns[i] (0: the fastest).
  */
 void states_find(const u64 *ns, u32 n, struct states *out, u8 *which);
 

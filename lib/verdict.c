@@ -125,18 +125,44 @@ static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
 }
 
 /*
- * The runs of process @p (of @per each) in state @state of @which (NULL:
- * every run) into @block. Returns how many.
+ * The runs @ns[from..to) in state @state of @which (every run where
+ * @which is NULL) into @dst (where not NULL). Returns how many.
  */
-static u32 process_runs(u64 *block, const struct verdict_samples *c, u32 p,
-			u32 per, const u8 *which, u32 state)
+static u32 runs_in(u64 *dst, const u64 *ns, const u8 *which, u32 state,
+		   u32 from, u32 to)
 {
 	u32 got = 0;
 
-	for (u32 r = p * per; r < (p + 1) * per; r++)
-		if (!which || which[r] == state)
-			block[got++] = c->ns[r];
+	for (u32 i = from; i < to; i++) {
+		if (which && which[i] != state)
+			continue;
+		if (dst)
+			dst[got] = ns[i];
+		got++;
+	}
 	return got;
+}
+
+/*
+ * Whether @x and @y were measured in the same rounds (the same runs of
+ * the same processes), no more than the tests take: run i of one and of
+ * the other were timed together.
+ */
+static bool paired(const struct verdict_samples *x,
+		   const struct verdict_samples *y)
+{
+	return x->n == y->n && x->processes == y->processes &&
+	       x->n <= MW_MAX_SAMPLES;
+}
+
+/* Whether paired runs split into several processes, one unit each. */
+static bool by_processes(const struct verdict_samples *before,
+			 const struct verdict_samples *after)
+{
+	u32 np = before->processes;
+
+	return np > 1 && np <= SR_MAX && paired(before, after) &&
+	       before->n % np == 0 && before->n >= np;
 }
 
 /*
@@ -159,15 +185,16 @@ static void judge_processes(struct verdict *v,
 	bool ci;
 
 	for (u32 p = 0; p < before->processes; p++) {
-		u32 got = process_runs(block, before, p, per, which, state);
+		u32 from = p * per, to = from + per;
+		u32 got = runs_in(block, before->ns, which, state, from, to);
 		u64 mb, ma;
 
 		/* A process none of whose rounds were in this state. */
 		if (!got)
 			continue;
 		mb = bench_median(block, got);
-		ma = bench_median(block, process_runs(block, after, p, per,
-						      which, state));
+		ma = bench_median(block, runs_in(block, after->ns, which, state,
+						 from, to));
 		/* A median of 0 ns timed nothing: no ratio to judge. */
 		if (!ma || !mb) {
 			v->speedup = 0;
@@ -226,7 +253,6 @@ void verdict_judge(const struct verdict_claim *claim,
 	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
 	u32 nb = copy_sorted(b, before->ns, before->n);
 	u32 na = copy_sorted(a, after->ns, after->n);
-	u32 np = before->processes > 1 ? before->processes : 1;
 
 	verdict_start(v, claim, where, before, after);
 	v->n_before = nb;
@@ -238,11 +264,8 @@ void verdict_judge(const struct verdict_claim *claim,
 	if (v->after_ns)
 		v->speedup = v->before_ns * VERDICT_SCALE / v->after_ns;
 	/* Samples that do not split into the same processes: one each. */
-	if (np > 1 && np <= SR_MAX && after->processes == np &&
-	    nb == before->n && na == after->n && nb == na && nb % np == 0 &&
-	    nb / np) {
+	if (by_processes(before, after)) {
 		v->scope = VERDICT_SCOPE_PROCESSES;
-		v->processes = np;
 		judge_processes(v, before, after, NULL, 0);
 		return;
 	}
@@ -257,27 +280,23 @@ void verdict_judge_state(const struct verdict_claim *claim,
 			 struct verdict *v)
 {
 	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
-	u32 n = min(before->n, (u32)MW_MAX_SAMPLES), rounds = 0, in = 0;
-	u32 np = max(before->processes, 1u), per = n / np;
+	u32 n = before->n, np = max(before->processes, 1u), per = n / np;
+	u32 rounds = 0, in = 0;
 
-	for (u32 i = 0; i < n; i++)
-		if (which[i] == state) {
-			b[rounds] = before->ns[i];
-			a[rounds++] = after->ns[i];
-		}
-	/* The processes with a round in this state. */
-	for (u32 p = 0; np > 1 && p < np; p++)
-		for (u32 r = p * per; r < (p + 1) * per; r++)
-			if (which[r] == state) {
-				in++;
-				break;
-			}
 	verdict_start(v, claim, where, before, after);
-	v->processes = np > 1 ? in : 1;
-	v->n_before = v->n_after = v->rounds = rounds;
 	v->by = by;
 	v->state = state + 1;
 	v->nr_states = nr_states;
+	if (!paired(before, after))
+		return;
+	rounds = runs_in(b, before->ns, which, state, 0, n);
+	runs_in(a, after->ns, which, state, 0, n);
+	/* The processes with a round in this state. */
+	for (u32 p = 0; np > 1 && p < np; p++)
+		in += !!runs_in(NULL, before->ns, which, state, p * per,
+				(p + 1) * per);
+	v->processes = np > 1 ? in : 1;
+	v->n_before = v->n_after = v->rounds = rounds;
 	if (!rounds)
 		return;
 	v->before_ns = bench_median(b, rounds);
@@ -290,7 +309,7 @@ void verdict_judge_state(const struct verdict_claim *claim,
 		v->word = VERDICT_TOO_FEW;
 		return;
 	}
-	if (np > 1 && np <= SR_MAX && per && in >= SR_MIN_N) {
+	if (by_processes(before, after) && in >= SR_MIN_N) {
 		v->scope = VERDICT_SCOPE_PROCESSES;
 		judge_processes(v, before, after, which, state);
 		return;
@@ -467,14 +486,10 @@ bool verdict_follows(const struct verdict_samples *x,
 	struct mw_test t;
 
 	*f = (struct verdict_follow){0};
-	if (y->n != x->n || y->processes != x->processes || st->nr < 2)
+	if (!paired(x, y) || st->nr < 2)
 		return false;
-	for (u32 i = 0; i < y->n && i < MW_MAX_SAMPLES; i++) {
-		if (which[i] == 0)
-			fast[f->n_fast++] = y->ns[i];
-		else if (which[i] == st->nr - 1)
-			slow[f->n_slow++] = y->ns[i];
-	}
+	f->n_fast = runs_in(fast, y->ns, which, 0, 0, y->n);
+	f->n_slow = runs_in(slow, y->ns, which, st->nr - 1, 0, y->n);
 	f->fast_ns = bench_median(fast, f->n_fast); /* sorts */
 	f->slow_ns = bench_median(slow, f->n_slow);
 	f->tested = mw_testable(f->n_fast, f->n_slow, VERDICT_ALPHA_PPB);
@@ -512,21 +527,15 @@ u64 verdict_state_vs_slow(const struct verdict_samples *slow,
 			  u32 state, u32 *rounds)
 {
 	static u64 a[MW_MAX_SAMPLES], b[MW_MAX_SAMPLES];
-	u32 got = 0;
 	u64 ms, mx;
 
 	*rounds = 0;
-	if (slow->n != x->n || slow->processes != x->processes)
+	if (!paired(slow, x))
 		return 0;
-	for (u32 i = 0; i < x->n && i < MW_MAX_SAMPLES; i++) {
-		if (which[i] != state)
-			continue;
-		a[got] = slow->ns[i];
-		b[got++] = x->ns[i];
-	}
-	*rounds = got;
-	ms = bench_median(a, got);
-	mx = bench_median(b, got);
+	*rounds = runs_in(a, slow->ns, which, state, 0, x->n);
+	runs_in(b, x->ns, which, state, 0, x->n);
+	ms = bench_median(a, *rounds);
+	mx = bench_median(b, *rounds);
 	return mx ? ms * VERDICT_SCALE / mx : 0;
 }
 
@@ -536,13 +545,13 @@ u64 verdict_state_vs_slow(const struct verdict_samples *slow,
  * table's vs_slow column gives it over every round.
  */
 static void print_vs_slow(const char *where, const struct verdict_samples *by,
+			  const struct verdict_samples *slow,
 			  const struct verdict_samples *c, u32 n,
 			  const u8 *which, const struct states *st)
 {
-	const struct verdict_samples *slow = find(c, n, "slow");
 	char line[512];
 
-	if (!slow)
+	if (!slow || !paired(slow, by))
 		return;
 	for (u32 s = 0; s < st->nr; s++) {
 		u32 rounds = 0;
@@ -568,53 +577,53 @@ static void print_vs_slow(const char *where, const struct verdict_samples *by,
 }
 
 /*
- * @v judged again in each state of its side's runs that has several:
- * "# state-verdict ..." lines, then a "# states: ..." sentence, then,
- * once for each side judged in states (@done, @nr_done), whether each
- * fill and probe among @c follows its states.
+ * @v judged again in each state of its side's runs that has several
+ * (@sts: the states of each of @c): "# state-verdict ..." lines, then a
+ * "# states: ..." sentence, then, once for each side judged in states
+ * (@done, @nr_done), whether each fill and probe among @c follows its
+ * states, and the strategies' vs_slow in each.
  */
 static void publish_in_states(const struct verdict *v,
-			      const struct verdict_samples *c, u32 n,
+			      const struct verdict_samples *c,
+			      const struct states *sts, u32 n,
 			      const char *where,
 			      const struct verdict_samples **done, u32 *nr_done)
 {
 	static u8 which[MW_MAX_SAMPLES];
 	const struct verdict_samples *b = find(c, n, v->before);
 	const struct verdict_samples *a = find(c, n, v->after);
-	const struct verdict_samples *by = b;
-	struct states st;
+	const struct verdict_samples *by;
+	const struct states *st;
 	char line[512], say[512];
 	int len;
 
 	/* Rounds pair up only where both sides ran in the same ones. */
-	if (!b || !a || b->n != a->n || b->processes != a->processes ||
-	    b->n > MW_MAX_SAMPLES)
+	if (!b || !a || !paired(b, a))
 		return;
-	states_find(b->ns, b->n, &st, which);
-	if (st.nr < 2) {
-		by = a;
-		states_find(a->ns, a->n, &st, which);
-	}
-	if (st.nr < 2)
+	by = sts[b - c].nr > 1 ? b : a;
+	st = &sts[by - c];
+	if (st->nr < 2)
 		return;
+	for (u32 i = 0; i < by->n; i++)
+		which[i] = states_of(st, by->ns[i]);
 	len = ntb_snprintf(say, sizeof(say),
 			   "# states: %s ran in %u states, %sx apart (%s); "
 			   "%s -> %s:",
-			   by->name, st.nr,
-			   bench_fixed(states_apart(&st), VERDICT_SCALE, 2),
+			   by->name, st->nr,
+			   bench_fixed(states_apart(st), VERDICT_SCALE, 2),
 			   where, v->before, v->after);
-	for (u32 s = 0; s < st.nr; s++) {
+	for (u32 s = 0; s < st->nr; s++) {
 		struct verdict sv;
 
 		verdict_judge_state(v->claim, &v->where, b, a, by->name, which,
-				    s, st.nr, &sv);
+				    s, st->nr, &sv);
 		verdict_format(line, sizeof(line), &sv);
 		kunit_diag("%s\n", line);
 		if (len > 0 && (size_t)len < sizeof(say))
 			len += ntb_snprintf(
 				say + len, sizeof(say) - len,
 				"%s in %s (%u rounds) %sx, %s", s ? ";" : "",
-				state_words(s, st.nr), sv.rounds,
+				state_words(s, st->nr), sv.rounds,
 				bench_fixed(sv.speedup, VERDICT_SCALE, 2),
 				verdict_word_name(&sv));
 	}
@@ -626,26 +635,29 @@ static void publish_in_states(const struct verdict *v,
 		done[(*nr_done)++] = by;
 	for (u32 j = 0; j < n; j++)
 		if (c[j].kind != VERDICT_SAMPLES_STRATEGY)
-			print_follows(where, by, &c[j], which, &st);
-	print_vs_slow(where, by, c, n, which, &st);
+			print_follows(where, by, &c[j], which, st);
+	print_vs_slow(where, by, find(c, n, v->where.baseline), c, n, which,
+		      st);
 }
 
 void verdict_publish(const struct verdict_config *where,
 		     const struct verdict_samples *c, u32 n)
 {
+	static struct states sts[BENCH_MAX_ENTRIES];
 	struct verdict v[VERDICT_MAX_PER_CONFIG];
 	const struct verdict_samples *followed[VERDICT_MAX_PER_CONFIG];
-	unsigned int got = verdict_feed(where, c, n, v, ARRAY_SIZE(v));
+	unsigned int got;
 	char line[512], at[64];
 	u32 nr_followed = 0;
 
+	/* One benchmark's contenders: at most BENCH_MAX_ENTRIES. */
+	n = min(n, (u32)BENCH_MAX_ENTRIES);
+	got = verdict_feed(where, c, n, v, ARRAY_SIZE(v));
 	format_where(at, sizeof(at), where);
 	for (u32 i = 0; i < n; i++) {
-		struct states st;
-
-		states_find(c[i].ns, c[i].n, &st, NULL);
-		if (st.nr > 1)
-			print_states(at, &c[i], &st);
+		states_find(c[i].ns, c[i].n, &sts[i], NULL);
+		if (sts[i].nr > 1)
+			print_states(at, &c[i], &sts[i]);
 	}
 	for (unsigned int i = 0; i < got; i++) {
 		verdict_format(line, sizeof(line), &v[i]);
@@ -654,7 +666,7 @@ void verdict_publish(const struct verdict_config *where,
 			kept[nr_kept++] = v[i];
 		else
 			nr_dropped++;
-		publish_in_states(&v[i], c, n, at, followed, &nr_followed);
+		publish_in_states(&v[i], c, sts, n, at, followed, &nr_followed);
 	}
 }
 

@@ -118,6 +118,8 @@ struct verdict_config {
 	const char *map;	/* bench_memmap_init: "dev" or "mem", or NULL */
 	u64 chunk;		/* bench_nocache_copy */
 	const char *copy_clean; /* bench_nocache_copy: the kernel's method */
+	/* bench_memmap_init: the strategy vs_slow is taken against */
+	const char *baseline;
 };
 
 struct verdict {

@@ -86,6 +86,7 @@ struct contender {
 	/* ... or a fill, or the state probe (tests/engines/state_probe.h). */
 	const struct limit_fill *fill;
 	bool probe;
+	u64 probe_value; /* what this run of the probe writes */
 	const struct copy_variant *v;
 	void *dst;
 	size_t bytes;
@@ -149,13 +150,11 @@ static void corrupt_one_page(struct contender *c)
 	       0, c->m->layout->size);
 }
 
-static u64 sample_state(const struct contender *c);
-
 static void probe_body(void *arg)
 {
 	struct contender *c = arg;
 
-	state_probe_run(c->dst, c->bytes, sample_state(c));
+	state_probe_run(c->dst, c->bytes, c->probe_value);
 }
 
 static void memmap_body(void *arg)
@@ -216,14 +215,15 @@ static void contender_before(void *arg, u32 run)
 
 	c->run = run;
 	if (c->probe) {
+		c->probe_value = sample_state(c);
 		if (full_check_run(run)) {
-			state_probe_poison(c->dst, c->bytes, sample_state(c));
+			state_probe_poison(c->dst, c->bytes, c->probe_value);
 			return;
 		}
 		draw_fill_sample(c);
 		for (unsigned int i = 0; i < SAMPLE_N; i++)
 			state_probe_poison_line(c->dst, sample_off[i],
-						sample_state(c));
+						c->probe_value);
 		return;
 	}
 	if (c->fill) {
@@ -260,6 +260,28 @@ static bool fill_check(struct contender *c, size_t off)
 	return false;
 }
 
+/* The probe's run @run, checked as contender_after() says. */
+static bool probe_check(struct contender *c, u32 run)
+{
+	size_t bad = 0;
+	bool ok = true;
+
+	if (full_check_run(run))
+		ok = state_probe_check(c->dst, c->bytes, c->probe_value, &bad);
+	else
+		for (unsigned int i = 0; ok && i < SAMPLE_N; i++) {
+			bad = sample_off[i];
+			ok = state_probe_check_line(c->dst, bad,
+						    c->probe_value);
+		}
+	if (!ok)
+		kunit_fail_at(c->test, __FILE__, __LINE__,
+			      "run %u of %s (%s): wrong word in the line at "
+			      "byte %zu of %zu",
+			      run + 1, c->name, c->config, bad, c->bytes);
+	return ok;
+}
+
 /*
  * After each run, outside the timing: the cold run and the last in full
  * (everything was poisoned before them), the others on their sample.
@@ -270,28 +292,9 @@ static bool contender_after(void *arg, u32 run)
 	struct memmap_report rep;
 	char why[160];
 	bool ok;
-	size_t bad = 0;
 
-	if (c->probe) {
-		ok = true;
-		if (full_check_run(run))
-			ok = state_probe_check(c->dst, c->bytes,
-					       sample_state(c), &bad);
-		for (unsigned int i = 0;
-		     ok && !full_check_run(run) && i < SAMPLE_N; i++)
-			if (!state_probe_check_line(c->dst, sample_off[i],
-						    sample_state(c))) {
-				bad = sample_off[i];
-				ok = false;
-			}
-		if (!ok)
-			kunit_fail_at(c->test, __FILE__, __LINE__,
-				      "run %u of %s (%s): wrong word in the "
-				      "line at byte %zu of %zu",
-				      run + 1, c->name, c->config, bad,
-				      c->bytes);
-		return ok;
-	}
+	if (c->probe)
+		return probe_check(c, run);
 	if (c->fill) {
 		if (full_check_run(run)) {
 			for (size_t off = 0; off < c->bytes; off += 64)
@@ -566,6 +569,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	struct memmap_config cfg;
 	struct memmap m;
 	u64 slow_ns = 0, limit_ns = 0, bytes;
+	const char *slow_name = NULL;
 	unsigned long written;
 	static struct bench_unreachable unreachable;
 	char why[120], config[80], ctx[112], where[112], unreach[200];
@@ -662,8 +666,10 @@ static unsigned int bench_one_config(struct kunit *test,
 			print_probe(&contenders[i], &entries[i], ctx);
 	for (u32 i = 0; i < n; i++)
 		if (contenders[i].s && !entries[i].failed &&
-		    contenders[i].s->copy == MEMMAP_SLOW)
+		    contenders[i].s->copy == MEMMAP_SLOW) {
 			slow_ns = entries[i].res.median_ns;
+			slow_name = contenders[i].name;
+		}
 
 	/* Only verified strategies become numbers. */
 	for (u32 i = 0; i < n; i++) {
@@ -736,7 +742,8 @@ static unsigned int bench_one_config(struct kunit *test,
 				.suite = "bench_memmap_init",
 				.page_size = l->size,
 				.mode = memmap_mode_name(order),
-				.map = nd_pfn_mode_name(opt_map)},
+				.map = nd_pfn_mode_name(opt_map),
+				.baseline = slow_name},
 			vs, nv);
 	memmap_destroy(&m);
 	return done;

@@ -18,13 +18,11 @@
 #include "lib/states.h"
 #include "tools/oracle/oracle_input.h"
 
-#define ORACLE_MAX_RUNS 1000
-
 int main(void)
 {
 	static char line[1 << 16];
-	static u64 x[ORACLE_MAX_RUNS];
-	static u8 which[ORACLE_MAX_RUNS];
+	static u64 x[STATES_MAX_RUNS];
+	static u8 which[STATES_MAX_RUNS];
 	unsigned long lineno = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -33,21 +31,7 @@ int main(void)
 		u64 n;
 
 		lineno++;
-		if (!strchr(line, '\n')) {
-			size_t len = strlen(line);
-
-			if (len + 1 >= sizeof(line)) {
-				fprintf(stderr,
-					"states-oracle: line %lu: longer than "
-					"%zu characters\n",
-					lineno, sizeof(line) - 2);
-				return 2;
-			}
-			/* the last line, without its newline */
-			line[len] = '\n';
-			line[len + 1] = '\0';
-		}
-		if (read_u64(&p, &n) || n > ORACLE_MAX_RUNS) {
+		if (read_u64(&p, &n) || n > STATES_MAX_RUNS) {
 			fprintf(stderr, "states-oracle: line %lu: bad header\n",
 				lineno);
 			return 2;

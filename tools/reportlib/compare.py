@@ -53,9 +53,9 @@ from reportlib.stats import (
 # processes measured a line, not what: a log of one process and one of
 # six measure the same thing.
 MEASURE_KEYS = {
-    "runs", "node", "eff_mhz", "gbps", "mbps", "ns_per_page", "limit_frac",
+    "runs", "node", "eff_mhz", "gbps", "mbps", "limit_frac",
     "speedup_vs_copy_clean", "evicted_pct", "limit_best", "limit",
-    "beats_limit", "processes", "proc_spread", "ns_per_line",
+    "beats_limit", "processes", "proc_spread",
 }
 MEASURE_SUFFIXES = ("_ns", "_pct", "_frac", "_mhz")
 
@@ -72,7 +72,7 @@ RUNS_MOST = 1000
 
 def is_measure(key):
     return (key in MEASURE_KEYS or key.endswith(MEASURE_SUFFIXES)
-            or key.startswith("speedup"))
+            or key.startswith(("speedup", "ns_per_")))
 
 
 def identity(rec):
@@ -492,12 +492,17 @@ def machine_note(rows, sts, mv):
                     "test touched the fills themselves, read those lines "
                     "again.")
         return [out + probe, ""]
-    fills = sorted(st["ratio"] for r, st in zip(rows, sts)
-                   if in_guard(r) and st.get("ratio")
-                   and not st["testable"])
+    guard = [(r, st["ratio"]) for r, st in zip(rows, sts)
+             if in_guard(r) and st.get("ratio") and not st["testable"]]
+    fills = sorted(x for _, x in guard)
     if len(fills) < 2:
         return [probe.strip(), ""] if probe else []
-    return [f"The limit fills ({len(fills)} bench_limit lines, the same "
+    probes = sum(not replicated.is_fill(r) for r, _ in guard)
+    what = (f"The limit fills ({len(fills)} bench_limit lines" if not probes
+            else f"The limit fills and the probe ({len(fills) - probes} "
+            f"bench_limit lines and {probes} bench_probe "
+            f"line{'s' if probes > 1 else ''}")
+    return [f"{what}, the same "
             "code in both builds unless the fills themselves changed) "
             f"differ by {(median(fills) - 1) * 100:+.1f}% (median; "
             f"{(fills[0] - 1) * 100:+.1f}% to {(fills[-1] - 1) * 100:+.1f}%"

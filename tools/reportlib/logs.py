@@ -121,12 +121,9 @@ class Log:
         # The "# verdict ..." lines the image (or ntbench) printed itself.
         self.own_verdicts = []
         # Its "# state", "# state-verdict", "# follows" and "# vs_slow"
-        # lines (dicts)
-        # and its "# states:" sentences (text).
-        self.own_states = []
-        self.own_state_verdicts = []
-        self.own_follows = []
-        self.own_vs_slow = []
+        # lines (dicts, OWN_LINES) and its "# states:" sentences (text).
+        for _, attr in OWN_LINES:
+            setattr(self, attr, [])
         self.own_states_said = []
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.
@@ -225,9 +222,9 @@ def parse_log(text, name, label):
                                     f"({e}): {line[:80]}")
         elif line.startswith(STATES_SAID_PREFIX):
             log.own_states_said.append(line[len(STATES_SAID_PREFIX):])
-        elif any(line.startswith(prefix) for prefix, _ in OWN_LINES):
-            prefix, attr = next(x for x in OWN_LINES
-                                if line.startswith(x[0]))
+        elif own := next((x for x in OWN_LINES if line.startswith(x[0])),
+                         None):
+            prefix, attr = own
             try:
                 getattr(log, attr).append(
                     parse_logfmt(line[len(prefix):]))

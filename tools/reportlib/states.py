@@ -23,6 +23,8 @@ within 64 bits for runs below 2^44 ns (about 4.9 hours each).
 """
 from dataclasses import dataclass, field
 
+from reportlib.stats import int_median
+
 MAX_STATES = 4
 MIN_RUNS = 12
 MIN_D_TENTHS = 30
@@ -41,18 +43,9 @@ class States:
     which: list = field(default_factory=list)
 
 
-def _median(v, a, b):
-    """The median of sorted v[a:b] (b > a), as sorted_median()."""
-    n = b - a
-    if n % 2:
-        return v[a + n // 2]
-    return (v[a + n // 2 - 1] + v[a + n // 2]) // 2
-
-
 def _mad(v, a, b, med):
-    """The median absolute deviation of sorted v[a:b] from @med."""
-    dev = sorted(x - med if x > med else med - x for x in v[a:b])
-    return _median(dev, 0, len(dev))
+    """The median absolute deviation of v[a:b] from @med."""
+    return int_median([abs(x - med) for x in v[a:b]])
 
 
 def _split_at(x, a, b):
@@ -67,8 +60,8 @@ def _split_at(x, a, b):
     for i in range(m, n - m + 1):
         if not k or x[a + i] * x[a + k - 1] > x[a + k] * x[a + i - 1]:
             k = i
-    ml = _median(x, a, a + k)
-    mr = _median(x, a + k, b)
+    ml = int_median(x[a:a + k])
+    mr = int_median(x[a + k:b])
     if mr * 10 < ml * 11:
         return 0
     # (mr - ml) / (1.4826 (MAD_l + MAD_r)) >= MIN_D_TENTHS / 10.
@@ -122,7 +115,7 @@ def find_states(ns):
                 more = True
                 s += 1  # both halves are tried on the next pass
             s += 1
-    states = [(b - a, _median(x, a, b), x[a], x[b - 1])
+    states = [(b - a, int_median(x[a:b]), x[a], x[b - 1])
               for a, b in zip(start, start[1:])]
     out = States(n=n, nr=len(states), states=states)
     out.which = [states_of(states, v) for v in ns]

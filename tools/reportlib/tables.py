@@ -390,7 +390,7 @@ def json_report(logs):
                 "verdicts": verdicts(log)}
         # Only where a strategy ran in states: the fills and the probe
         # against them (reportlib.verdicts.follows()).
-        fl = follows(log)
+        fl = follows(log, item["verdicts"])
         if fl:
             item["follows"] = fl
         out.append(item)

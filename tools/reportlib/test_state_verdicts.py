@@ -20,12 +20,14 @@ from reportlib.logs import parse_log
 from reportlib.states import States, find_states
 from reportlib.stats import int_median
 from reportlib.synth import (
+    STATES_MEMMAP,
     ZEN5,
     ZEN5_MEMMAP,
     ZEN5_NOCACHE,
     own_state_lines,
     own_state_verdict_line,
     own_verdict_line,
+    samples_line,
     states_log,
     states_rounds,
     synth_log,
@@ -42,6 +44,7 @@ from reportlib.verdicts import (
     TOO_FEW,
     check_verdicts,
     follows,
+    state_vs_slow,
     verdicts,
 )
 
@@ -57,6 +60,21 @@ def headline(log):
 
 def in_state(rounds, which, s):
     return [x for x, w in zip(rounds, which) if w == s]
+
+
+def with_line(text, strategy, runs, processes=6):
+    """@text (states_log()) with the bench_memmap_init line of @strategy
+    measured as @runs, added where it has none."""
+    new = samples_line(STATES_MEMMAP.format(strategy), runs, processes,
+                       ("page", 1031680))
+    lines = text.splitlines()
+    at = [i for i, x in enumerate(lines)
+          if x.startswith("# metric " + STATES_MEMMAP.format(strategy))]
+    if at:
+        lines[at[0]] = new
+    else:
+        lines.insert(-1, new)
+    return "\n".join(lines) + "\n"
 
 
 class PlantedStates(unittest.TestCase):
@@ -303,6 +321,18 @@ class CheckStateLines(unittest.TestCase):
         self.assertEqual(len(probs), 1, probs)
         self.assertIn("speedup here", probs[0])
 
+    def test_a_changed_map_is_found(self):
+        lines = [x.replace("map=dev", "map=mem")
+                 if "# state-verdict" in x and "state=1/2" in x else x
+                 for x in self.lines]
+        probs = self.check(lines)
+        self.assertEqual(len(probs), 2, probs)
+        self.assertIn("no state-verdict line for slow -> tmpl_nt_fixed "
+                      "page_size=64 mode=fsdax map=dev state=1/2", probs[0])
+        self.assertIn("a state-verdict line the metric lines do not give: "
+                      "slow -> tmpl_nt_fixed page_size=64 mode=fsdax "
+                      "map=mem state=1/2", probs[1])
+
     def test_changed_rounds_and_a_missing_line_are_found(self):
         probs = self.check(self.replaced(" rounds=15 ", " rounds=14 "))
         self.assertEqual(len(probs), 1, probs)
@@ -331,6 +361,53 @@ class CheckStateLines(unittest.TestCase):
         probs = self.check([x for x in self.lines if x != mine[0]])
         self.assertEqual(len(probs), 1, probs)
         self.assertIn("no vs_slow line", probs[0])
+
+    def test_a_strategy_on_one_side_only_is_found(self):
+        mine = [x for x in self.lines if "# vs_slow" in x]
+        probs = self.check(self.replaced(mine[1], mine[1].replace(
+            " rounds=", " tmpl_extra=1.000 rounds=")))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("strategies here tmpl_extra tmpl_nt_fixed, from the "
+                      "metric lines tmpl_nt_fixed", probs[0])
+
+    def test_vs_slow_of_a_zero_median(self):
+        """Where slow's median over a state's rounds is 0, the C prints
+        "-" (no ratio), and a line without the strategy is found."""
+        text = states_log(flat=("slow",))
+        runs, _ = states_rounds(flat=("slow",))
+        which = find_states(runs["tmpl_nt_fixed"]).which
+        text = with_line(text, "slow", [0 if w else x for x, w in
+                                        zip(runs["slow"], which)])
+        log = parsed(text)
+        rs = state_vs_slow(log)
+        self.assertEqual([(r["by"], r["state"]) for r in rs],
+                         [("tmpl_nt_fixed", "1/2"), ("tmpl_nt_fixed", "2/2")])
+        self.assertIsNotNone(rs[0]["ratios"]["tmpl_nt_fixed"])
+        self.assertIsNone(rs[1]["ratios"]["tmpl_nt_fixed"])
+        lines = own_state_lines(log)
+        said = next(x for x in lines if "# vs_slow" in x
+                    and "state=2/2" in x)
+        self.assertIn(" tmpl_nt_fixed=- rounds=", said)
+        self.assertEqual(check_verdicts(parsed(text + "\n".join(lines))), [])
+        for wrong, found in (("tmpl_nt_fixed=0.000", "tmpl_nt_fixed here 0"),
+                             ("", "strategies here -, from the metric "
+                              "lines tmpl_nt_fixed")):
+            bad = [x.replace("tmpl_nt_fixed=- ", wrong + " " if wrong else "")
+                   if x == said else x for x in lines]
+            probs = check_verdicts(parsed(text + "\n".join(bad)))
+            self.assertEqual(len(probs), 1, probs)
+            self.assertIn(found, probs[0])
+
+    def test_no_vs_slow_where_slow_ran_in_other_rounds(self):
+        """slow measured in fewer rounds than the side in states: the C
+        prints no "# vs_slow" line (print_vs_slow())."""
+        runs, _ = states_rounds()
+        text = with_line(self.text, "tmpl_memcpy", runs["slow"])
+        text = with_line(text, "slow", runs["slow"][:30], processes=5)
+        log = parsed(text)
+        self.assertIn("tmpl_memcpy", [v["states"]["by"] for v in
+                                      verdicts(log) if "states" in v])
+        self.assertEqual(state_vs_slow(log), [])
 
     def test_a_changed_state_line_is_found(self):
         probs = self.check(self.replaced("state_runs=15", "state_runs=16"))
@@ -375,6 +452,29 @@ class ProbeInTheGuard(unittest.TestCase):
         self.assertIn("the probe was not shown to follow the states here",
                       text.replace("The probe was", "the probe was"))
         self.assertNotIn("uses it beside the fills", text)
+
+    def test_a_follows_line_without_states_of(self):
+        a = states_log() + (
+            "    # follows probe=probe_rfo page_size=64 mode=fsdax map=dev "
+            "rounds=21+15 fast_median_ns=1 slow_median_ns=2 ratio=2.000 "
+            "p=0.000001 follows=yes\n")
+        rows, _ = self.guard(a, states_log(seed=11))
+        probe = next(r for r in rows if r["suite"] == "bench_probe")
+        self.assertEqual(probe["probe_follows"], [("T", "slow")] * 2)
+        text, _ = compare_report(parsed(a), parsed(states_log(seed=11)))
+        self.assertIn("so the guard uses it beside the fills", text)
+
+    def test_untested_the_probe_is_counted_as_a_probe(self):
+        a = states_log(processes=1, runs=36)
+        b = states_log(processes=1, runs=36, seed=11)
+        text, _ = compare_report(parsed(a), parsed(b))
+        self.assertIn("The limit fills and the probe (2 bench_limit lines "
+                      "and 1 bench_probe line, the same code", text)
+        a = states_log(processes=1, runs=36, flat=("probe_rfo",))
+        b = states_log(processes=1, runs=36, seed=11, flat=("probe_rfo",))
+        text, _ = compare_report(parsed(a), parsed(b))
+        self.assertIn("The limit fills (2 bench_limit lines, the same code",
+                      text)
 
     def test_no_states_no_word_of_the_probe(self):
         a = states_log(slow_below=0)

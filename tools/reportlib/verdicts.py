@@ -41,15 +41,13 @@ the same computation.
 from reportlib import level
 from reportlib.compare import identity
 from reportlib.formatting import ci_title, fmt_ci, fmt_ns, fmt_p, md_table
-from reportlib.logs import PROCESS_KEYS
+from reportlib.logs import OWN_LINES, PROCESS_KEYS
 from reportlib.states import MAX_RUNS, find_states, states_apart
 from reportlib.stats import (
     MIN_SAMPLES,
     RATIO_SCALE,
     compare_samples,
     int_median,
-    mann_whitney,
-    min_p,
     min_processes,
     process_blocks,
     process_medians,
@@ -247,6 +245,12 @@ def judge_by_process(v, before, after, sb, sa, posted_ratio):
         v["why"] = (f"samples_ns= does not cut into {pa} processes' "
                     f"blocks, and no proc_medians_ns=")
         return UNTESTED
+    return judge_pairs(v, mb, ma, posted_ratio)
+
+
+def judge_pairs(v, mb, ma, posted_ratio):
+    """The paired test of the process medians @mb (before) and @ma
+    (after), into @v: its word (judge_processes())."""
     pt = process_pairs(mb, ma, level.ALPHA)
     v["process_speedups"] = pt["ratios"]
     if pt["speedup"] is not None:
@@ -368,6 +372,21 @@ def state_lines(log):
     return out
 
 
+def paired(x, y):
+    """Whether the lines @x and @y ran in the same rounds, so that their
+    runs pair up by index (paired() of lib/verdict.c): as many runs, at
+    most MAX_RUNS, in as many processes."""
+    sx, sy = samples_of(x), samples_of(y)
+    return (bool(sx and sy) and len(sx) == len(sy) <= MAX_RUNS
+            and processes_of(x) == processes_of(y))
+
+
+def rounds_in(xs, which, s):
+    """The runs of @xs in the rounds whose state (@which, each round's)
+    is @s, in round order (runs_in())."""
+    return [x for x, w in zip(xs, which) if w == s]
+
+
 def follow(x, y, st, alpha=None):
     """Whether the line @y, measured in the same rounds as @x, follows
     @x's States @st: its runs in the rounds of the slowest state against
@@ -377,89 +396,89 @@ def follow(x, y, st, alpha=None):
     "yes" when significantly slower in the slowest state, "no", or
     "untested" under MIN_SAMPLES runs a side), or None where the two
     cannot be compared."""
-    alpha = level.ALPHA if alpha is None else alpha
-    sx, sy = samples_of(x), samples_of(y)
-    if not (sx and sy) or len(sy) != len(sx) or st.nr < 2 or \
-            processes_of(x) != processes_of(y):
+    if not paired(x, y) or st.nr < 2:
         return None
-    fast = [v for v, w in zip(sy, st.which) if w == 0]
-    slow = [v for v, w in zip(sy, st.which) if w == st.nr - 1]
+    sy = samples_of(y)
+    fast = rounds_in(sy, st.which, 0)
+    slow = rounds_in(sy, st.which, st.nr - 1)
+    t = compare_samples(fast, slow, level.ALPHA if alpha is None else alpha)
     f = {"rounds": [len(fast), len(slow)],
          "fast_ns": int_median(fast) or 0, "slow_ns": int_median(slow) or 0,
-         "ratio": None, "p": None, "follows": "untested"}
+         "ratio": None, "p": t["p"], "follows": "untested"}
     if f["fast_ns"]:
         f["ratio"] = f["slow_ns"] * RATIO_SCALE // f["fast_ns"] / RATIO_SCALE
-    if min(len(fast), len(slow)) < MIN_SAMPLES or \
-            min_p(len(fast), len(slow)) >= alpha:
-        return f
-    f["p"] = mann_whitney(fast, slow)["p"]
-    f["follows"] = ("yes" if f["p"] < alpha and f["slow_ns"] > f["fast_ns"]
-                    else "no")
+    if t["testable"]:
+        f["follows"] = ("yes" if t["significant"]
+                        and f["slow_ns"] > f["fast_ns"] else "no")
     return f
+
+
+def judged_states(log, vs=None):
+    """Each strategy a claim was judged in the states of (the "by" side
+    of state_verdicts()), once a configuration, as publish_in_states()
+    takes them: (where, by, mine: contenders(log)[where], st: the States
+    of by's runs). @vs: verdicts(log), where the caller has them."""
+    cs = contenders(log)
+    done = set()
+    for v in verdicts(log) if vs is None else vs:
+        where = config_of(v)
+        by = v.get("states", {}).get("by")
+        mine = cs.get(where, {})
+        if by is None or (where, by) in done or by not in mine:
+            continue
+        done.add((where, by))
+        yield where, by, mine, find_states(samples_of(mine[by][0]))
 
 
 def follows(log, vs=None):
     """Each fill and probe of a configuration against the states of each
-    strategy there that a claim was judged in (the "by" side of
-    state_verdicts(), once each, as publish_in_states()): [dict] of
-    follow() with kind ("fill" or "probe"), name, states_of (the
+    strategy there that a claim was judged in (judged_states()): [dict]
+    of follow() with kind ("fill" or "probe"), name, states_of (the
     strategy) and where (its configuration). @vs: verdicts(log), where
     the caller has them."""
-    cs = contenders(log)
-    out, done = [], []
-    for v in verdicts(log) if vs is None else vs:
-        where = config_of(v)
-        by = v.get("states", {}).get("by")
-        if by is None or (where, by) in done or by not in cs.get(where, {}):
-            continue
-        done.append((where, by))
-        x = cs[where][by][0]
-        st = find_states(samples_of(x))
-        for yname, (y, ykind) in cs[where].items():
-            f = follow(x, y, st) if ykind != "strategy" else None
+    out = []
+    for where, by, mine, st in judged_states(log, vs):
+        for yname, (y, ykind) in mine.items():
+            f = follow(mine[by][0], y, st) if ykind != "strategy" else None
             if f:
                 f.update(kind=ykind, name=yname, states_of=by, where=where)
                 out.append(f)
     return out
 
 
+def vs_slow_ratio(slow, x):
+    """slow's integer median over @x's, in millionths rounded down, as a
+    float; None where lib/verdict.c prints "-" (x's median 0, or a
+    ratio that rounds down to 0)."""
+    mx = int_median(x) or 0
+    r = (int_median(slow) or 0) * RATIO_SCALE // mx if mx else 0
+    return r / RATIO_SCALE if r else None
+
+
 def state_vs_slow(log, vs=None):
     """Each strategy's speed-up over slow in each state of each strategy
-    a claim was judged in (the lines follows() takes, as print_vs_slow()):
-    [dict] of where, by, state ("1/2"), rounds and ratios ({strategy:
-    slow's integer median over its, both over the state's rounds, in
-    millionths rounded down, as a float; None where not comparable})."""
-    cs = contenders(log)
-    out, done = [], []
-    for v in verdicts(log) if vs is None else vs:
-        where = config_of(v)
-        by = v.get("states", {}).get("by")
-        mine = cs.get(where, {})
-        if by is None or (where, by) in done or by not in mine or \
-                "slow" not in mine:
+    a claim was judged in (judged_states(), as print_vs_slow(): nothing
+    where slow did not run in the same rounds): [dict] of where, by,
+    state ("1/2"), rounds and ratios ({strategy: vs_slow_ratio() over the
+    state's rounds; None where not comparable})."""
+    out = []
+    for where, by, mine, st in judged_states(log, vs):
+        slow = mine.get("slow", (None,))[0]
+        if slow is None or not paired(slow, mine[by][0]):
             continue
-        done.append((where, by))
-        st = find_states(samples_of(mine[by][0]))
-        slow = mine["slow"][0]
         ss = samples_of(slow)
         for s in range(st.nr):
             ratios, rounds = {}, 0
             for name, (rec, kind) in mine.items():
                 if kind != "strategy" or name == "slow":
                     continue
-                sx = samples_of(rec)
-                ratios[name] = None
-                rounds = 0
-                if len(sx) != len(ss) or \
-                        processes_of(rec) != processes_of(slow):
+                ratios[name], rounds = None, 0
+                if not paired(slow, rec):
                     continue
-                a = [x for x, w in zip(ss, st.which) if w == s]
-                b = [x for x, w in zip(sx, st.which) if w == s]
+                a = rounds_in(ss, st.which, s)
                 rounds = len(a)
-                mb = int_median(b) or 0
-                if mb:
-                    ratios[name] = ((int_median(a) or 0) * RATIO_SCALE
-                                    // mb / RATIO_SCALE)
+                ratios[name] = vs_slow_ratio(
+                    a, rounds_in(samples_of(rec), st.which, s))
             out.append({"where": where, "by": by,
                         "state": f"{s + 1}/{st.nr}", "rounds": rounds,
                         "ratios": ratios})
@@ -469,8 +488,9 @@ def state_vs_slow(log, vs=None):
 def probe_follows(log):
     """{configuration: {strategy}}: where a strategy of @log ran in
     states, the strategies whose states the probe was shown to follow
-    there, by the log's own "# follows" lines (follows=yes) or by
-    follows(); an empty set where it was not shown to follow any."""
+    there, by the log's own "# follows" lines (follows=yes, with a
+    states_of=) or by follows(); an empty set where it was not shown to
+    follow any."""
     out = {}
     for f in follows(log):
         out.setdefault(f["where"], set())
@@ -479,8 +499,9 @@ def probe_follows(log):
     for t in log.own_follows:
         where = config_of(t)
         out.setdefault(where, set())
-        if "probe" in t and t.get("follows") == "yes":
-            out[where].add(t.get("states_of"))
+        if "probe" in t and t.get("follows") == "yes" and \
+                t.get("states_of"):
+            out[where].add(t["states_of"])
     return out
 
 
@@ -490,54 +511,45 @@ def judge_state(log, claim, v, sb, sa, processes, which, s, nr, by):
     sides' runs of those rounds (@sb, @sa, @processes processes, block
     after block), as verdict_judge_state(): a dict like a verdict's, with
     by, state (1-based), nr_states and rounds."""
-    n = min(len(sb), MAX_RUNS)
     np_ = max(processes, 1)
-    per = n // np_
-    idx = [i for i in range(n) if which[i] == s]
-    b, a = [sb[i] for i in idx], [sa[i] for i in idx]
+    per = len(sb) // np_
+    b, a = rounds_in(sb, which, s), rounds_in(sa, which, s)
+
+    def block(xs, p):
+        return xs[p * per:(p + 1) * per]
+
     # The processes with a round in this state.
-    procs = [p for p in range(np_)
-             if any(which[r] == s for r in range(p * per, (p + 1) * per))] \
+    procs = [p for p in range(np_) if s in block(which, p)] \
         if np_ > 1 else []
     sv = {k: v[k] for k in ("subject", "what", "suite", "before", "after",
                             "page_size", "mode", "chunk", "map", "written",
                             "bytes", "posted", "posted_speedup", "cpu")
           if k in v}
-    sv.update(by=by, state=s + 1, nr_states=nr, rounds=len(idx),
+    sv.update(by=by, state=s + 1, nr_states=nr, rounds=len(b),
               before_ns=int_median(b), after_ns=int_median(a),
               speedup=None, speedup_ci=None, p=None,
-              n_before=len(idx), n_after=len(idx), significant=False,
+              n_before=len(b), n_after=len(a), significant=False,
               scope=scope_of(log, 1),
               processes=len(procs) if np_ > 1 else 1, test=None)
-    if not idx:
+    if not b:
         sv["verdict"] = UNTESTED
         return sv
     if sv["after_ns"]:
         sv["speedup"] = sv["before_ns"] / sv["after_ns"]
     if np_ > 1:
         sv["scope"] = SCOPE_ROUNDS
-    if len(idx) < STATE_MIN_ROUNDS:
-        sv["why"] = (f"{len(idx)} rounds in this state, fewer than "
+    if len(b) < STATE_MIN_ROUNDS:
+        sv["why"] = (f"{len(b)} rounds in this state, fewer than "
                      f"{STATE_MIN_ROUNDS}")
         sv["verdict"] = TOO_FEW
     elif 1 < np_ <= SR_MAX and per and len(procs) >= SR_MIN_N:
         sv["scope"] = SCOPE_PROCESSES
 
         def meds(xs):
-            return [int_median([xs[r] for r in range(p * per, (p + 1) * per)
-                                if which[r] == s]) for p in procs]
+            return [int_median(rounds_in(block(xs, p), block(which, p), s))
+                    for p in procs]
 
-        pt = process_pairs(meds(sb), meds(sa), level.ALPHA)
-        sv["process_speedups"] = pt["ratios"]
-        if pt["speedup"] is not None:
-            sv["speedup"] = pt["speedup"]
-        sv.update(p=pt["p"], significant=pt["significant"],
-                  speedup_ci=pt["ci"])
-        if pt["testable"]:
-            sv["test"] = "signed-rank"
-        else:
-            sv["why"] = pt["why"]
-        sv["verdict"] = judge_processes(pt, claim["ratio"])
+        sv["verdict"] = judge_pairs(sv, meds(sb), meds(sa), claim["ratio"])
     else:
         sv["verdict"] = judge_one(sv, None, None, b, a, claim["ratio"])
     if sv.get("speedup") and claim["ratio"]:
@@ -559,10 +571,9 @@ def state_verdicts(log, claim, before, after, v):
     low, high]], verdicts: judge_state() of each, sentence: the
     "# states:" line's words), or None where neither side has states or
     the rounds do not pair."""
-    sb, sa = samples_of(before), samples_of(after)
-    if not (sb and sa) or len(sb) != len(sa) or len(sb) > MAX_RUNS or \
-            processes_of(before) != processes_of(after):
+    if not paired(before, after):
         return None
+    sb, sa = samples_of(before), samples_of(after)
     by, st = before, find_states(sb)
     if st.nr < 2:
         by, st = after, find_states(sa)
@@ -764,7 +775,6 @@ def close(a, b, tol):
 def line_problems(what, v, t):
     """[problem] where the verdict line @t (parsed) says other than the
     verdict @v recomputed here (@what names them)."""
-    problems = []
     ci = v["speedup_ci"] or [None, None]
     word = v["verdict"]
     extra = []
@@ -793,12 +803,7 @@ def line_problems(what, v, t):
         ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
         ("p", parsed_float(t.get("p")), v["p"], 1e-6),
     ]
-    for name, got, want, tol in pairs:
-        same = got == want if tol is None else close(got, want, tol)
-        if not same:
-            problems.append(f"{what}: {name} here {got}, from the "
-                            f"metric lines {want}")
-    return problems
+    return value_problems(what, pairs)
 
 
 def check_verdicts(log):
@@ -833,9 +838,8 @@ def prints_states(log):
     printed a "# state", "# state-verdict" or "# follows" line, or a
     bench_probe line (timed beside them). An older build's log is not
     held to lines it could not print."""
-    return bool(log.own_states or log.own_state_verdicts
-                or log.own_follows or log.own_vs_slow
-                or any(r["suite"] == "bench_probe" for r in log.metrics))
+    return (any(getattr(log, attr) for _, attr in OWN_LINES)
+            or any(r["suite"] == "bench_probe" for r in log.metrics))
 
 
 def keyed_problems(kind, ours, theirs, compare, name=None):
@@ -859,10 +863,17 @@ def value_problems(what, pairs):
             if not (got == want if tol is None else close(got, want, tol))]
 
 
+# The keys of a "# vs_slow" line that are not a strategy's name: its
+# side in states, configuration (format_where()), state and rounds.
+VS_SLOW_KEYS = ("by", "page_size", "mode", "map", "chunk", "state",
+                "rounds")
+
+
 def check_state_lines(log, vs=None):
-    """[problem] between the log's "# state", "# state-verdict" and
-    "# follows" lines and state_lines(), the states in verdicts() and
-    follows() (nothing for a build that prints none of them)."""
+    """[problem] between the log's "# state", "# state-verdict",
+    "# follows" and "# vs_slow" lines and state_lines(), the states in
+    verdicts(), follows() and state_vs_slow() (nothing for a build that
+    prints none of them)."""
     if not prints_states(log):
         return []
     vs = verdicts(log) if vs is None else vs
@@ -889,14 +900,11 @@ def check_state_lines(log, vs=None):
     for v in vs:
         for sv in v.get("states", {}).get("verdicts", []):
             ours[verdict_key(v["subject"], v["before"], v["after"],
-                             where_of(v))
+                             config_of(v))
                  + (f"state={sv['state']}/{sv['nr_states']}",)] = sv
-    theirs = {}
-    for t in log.own_state_verdicts:
-        where = (f"page_size={t.get('page_size')} mode={t['mode']}"
-                 if "mode" in t else f"chunk={t.get('chunk')}")
-        theirs[verdict_key(t.get("claim"), t.get("before"), t.get("after"),
-                           where) + (f"state={t.get('state')}",)] = t
+    theirs = {verdict_key(t.get("claim"), t.get("before"), t.get("after"),
+                          config_of(t)) + (f"state={t.get('state')}",): t
+              for t in log.own_state_verdicts}
     problems += keyed_problems(
         "state-verdict", ours, theirs, line_problems,
         lambda k: f"{k[1]} -> {k[2]} {k[3]} {k[4]} ({k[0]})")
@@ -926,10 +934,13 @@ def check_state_lines(log, vs=None):
               for t in log.own_vs_slow}
 
     def vs_slow_line(what, r, t):
+        names = [k for k in t if k not in VS_SLOW_KEYS]
         return value_problems(what, [
-            ("rounds", t.get("rounds"), str(r["rounds"]), None)] + [
+            ("rounds", t.get("rounds"), str(r["rounds"]), None),
+            ("strategies", " ".join(sorted(names)) or "-",
+             " ".join(sorted(r["ratios"])) or "-", None)] + [
             (name, parsed_float(t.get(name)), x, 0.0006)
-            for name, x in r["ratios"].items()])
+            for name, x in r["ratios"].items() if name in t])
 
     return problems + keyed_problems("vs_slow", ours, theirs, vs_slow_line)
 
@@ -977,11 +988,8 @@ def check_verdicts_main(logs):
         if problems:
             status = 1
         else:
-            more = [f"{len(lines)} {kind}" for kind, lines in (
-                ("state", log.own_states),
-                ("state-verdict", log.own_state_verdicts),
-                ("follows", log.own_follows),
-                ("vs_slow", log.own_vs_slow)) if lines]
+            more = [f"{len(getattr(log, attr))} {prefix[2:-1]}"
+                    for prefix, attr in OWN_LINES if getattr(log, attr)]
             more = (f" (and {', '.join(more[:-1])}"
                     + (" and " if len(more) > 1 else "")
                     + f"{more[-1]} lines)") if more else ""
