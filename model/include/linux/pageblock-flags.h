@@ -82,7 +82,9 @@ pfnblock_word(const struct pageblock_flags *pb, unsigned long pfn,
 
 /*
  * The migratetype bits of the pageblock of @pfn, the isolate bit cleared,
- * as set_pageblock_migratetype() does.
+ * as set_pageblock_migratetype() does, with the kernel's store: its
+ * __set_pfnblock_flags_mask() replaces the bits in a compare-and-exchange
+ * loop on the usemap word (a LOCK CMPXCHG per pageblock).
  */
 static __always_inline void
 set_pageblock_migratetype(struct pageblock_flags *pb, unsigned long pfn,
@@ -91,8 +93,13 @@ set_pageblock_migratetype(struct pageblock_flags *pb, unsigned long pfn,
 	unsigned int shift;
 	unsigned long *word = pfnblock_word(pb, pfn, &shift);
 	unsigned long mask = PAGEBLOCK_MIGRATETYPE_MASK | PAGEBLOCK_ISO_MASK;
+	unsigned long old = READ_ONCE(*word);
 
-	*word = (*word & ~(mask << shift)) | ((unsigned long)mt << shift);
+	mask <<= shift;
+	while (!__atomic_compare_exchange_n(
+		word, &old, (old & ~mask) | ((unsigned long)mt << shift), false,
+		__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
 }
 
 /* All NR_PAGEBLOCK_BITS bits of the pageblock of @pfn. */
