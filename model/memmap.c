@@ -130,7 +130,7 @@ bool memmap_strategy_usable(const struct memmap_strategy *s,
 			return false;
 		}
 	}
-	if (!memmap_init_lookup(s->copy, l->id, false)) {
+	if (!memmap_init_lookup(s->copy, l->id, MODEL_KERNEL_BASE, false)) {
 		ntb_snprintf(why, len, "%s not built for the %s layout",
 			     s->name, l->name);
 		return false;
@@ -231,6 +231,35 @@ static unsigned long memmap_first_pfn(const struct memmap_config *cfg)
 	return cfg->start_pfn + cfg->altmap_reserve + cfg->altmap_free;
 }
 
+bool memmap_kernel_refuses(enum model_kernel k, const struct memmap_strategy *s,
+			   const struct page_layout *l, char *why, size_t len)
+{
+	if (k >= NR_MODEL_KERNELS) {
+		ntb_snprintf(why, len, "no kernel %d", k);
+		return true;
+	}
+	if (k == MODEL_KERNEL_BASE)
+		return false;
+	if (s && s->copy != MEMMAP_SLOW) {
+		ntb_snprintf(why, len,
+			     "kernel=%s has strategy=slow only: %s is the "
+			     "series' template path or the project's own, "
+			     "and the series has no %s backport",
+			     model_kernel_name(k), s->name,
+			     model_kernel_name(k));
+		return true;
+	}
+	if (l && l->id != PAGE_LAYOUT_64) {
+		ntb_snprintf(why, len,
+			     "kernel=%s is modelled on the 64-byte struct "
+			     "page of Debian's configuration only, not %u "
+			     "bytes (%s)",
+			     model_kernel_name(k), l->size, l->name);
+		return true;
+	}
+	return false;
+}
+
 int memmap_config_check(const struct memmap_config *cfg, char *why,
 			size_t len)
 {
@@ -278,6 +307,17 @@ int memmap_config_check(const struct memmap_config *cfg, char *why,
 		ntb_snprintf(why, len, "no strategy %s", cfg->strategy);
 		return -1;
 	}
+	if (memmap_kernel_refuses(cfg->kernel,
+				  memmap_strategy_find(cfg->strategy),
+				  page_layout(cfg->layout), why, len))
+		return -1;
+	if (cfg->compound_info_mask &&
+	    !kernel_value(cfg->kernel, KDIFF_COMPOUND_INFO_MASK)) {
+		ntb_snprintf(why, len,
+			     "kernel=%s has no mask form of compound_head",
+			     model_kernel_name(cfg->kernel));
+		return -1;
+	}
 	return 0;
 }
 
@@ -301,12 +341,15 @@ int memmap_set_strategy(struct memmap *m, const char *name, char *why,
 		ntb_snprintf(why, len, "no strategy %s", name);
 		return -1;
 	}
-	if (!memmap_strategy_usable(s, m->layout, why, len))
+	if (!memmap_strategy_usable(s, m->layout, why, len) ||
+	    memmap_kernel_refuses(m->cfg.kernel, s, m->layout, why, len))
 		return -1;
 	m->strategy = s;
 	m->cfg.strategy = s->name;
-	m->init = memmap_init_lookup(s->copy, m->layout->id, false);
-	m->init_checked = memmap_init_lookup(s->copy, m->layout->id, true);
+	m->init = memmap_init_lookup(s->copy, m->layout->id, m->cfg.kernel,
+				     false);
+	m->init_checked =
+		memmap_init_lookup(s->copy, m->layout->id, m->cfg.kernel, true);
 	return 0;
 }
 
@@ -364,7 +407,8 @@ int memmap_create(struct memmap *m, const struct memmap_config *cfg,
 		m->own_pages = true;
 	}
 	if (pageblock_flags_alloc(&m->pageblocks, cfg->start_pfn,
-				  cfg->start_pfn + cfg->nr_pages)) {
+				  cfg->start_pfn + cfg->nr_pages,
+				  cfg->kernel)) {
 		memmap_destroy(m);
 		ntb_snprintf(why, len, "no memory for the pageblock flags");
 		return -1;
@@ -479,9 +523,41 @@ static unsigned long model_compound_head(const struct memmap *m,
 	return (unsigned long)memmap_page(m, head_pfn) + 1;
 }
 
+/*
+ * The refcount of a head as the model's kernel leaves it: 1 from
+ * init_page_count(), 0 where __init_zone_device_page() sets it
+ * (model/kernels.h: REFCOUNT_*).
+ */
+static int model_head_refcount(const struct memmap *m)
+{
+	switch (m->cfg.type) {
+	case MEMORY_DEVICE_GENERIC:
+		return 1;
+	case MEMORY_DEVICE_FS_DAX:
+		return kernel_value(m->cfg.kernel, KDIFF_REFCOUNT_FS_DAX);
+	case MEMORY_DEVICE_PCI_P2PDMA:
+		return kernel_value(m->cfg.kernel, KDIFF_REFCOUNT_P2PDMA);
+	case MEMORY_DEVICE_PRIVATE:
+	case MEMORY_DEVICE_COHERENT:
+		break;
+	}
+	return 0;
+}
+
+/* A 4-byte field of the first tail at kernel @k's offset, if it has it. */
+static void model_folio_int(enum model_kernel k, void *page1,
+			    enum kernel_difference_id id, int v)
+{
+	long off = kernel_value(k, id);
+
+	if (off >= 0)
+		memcpy((char *)page1 + off, &v, sizeof(v));
+}
+
 static void model_page(const struct memmap *m, union page_buf *out,
 		       unsigned long head_pfn, unsigned long idx)
 {
+	const enum model_kernel k = m->cfg.kernel;
 	const struct page_layout *l = m->layout;
 	struct page *p = &out->page;
 	unsigned int order = m->cfg.order;
@@ -504,7 +580,7 @@ static void model_page(const struct memmap *m, union page_buf *out,
 			flags |= 1UL << PG_head;
 		p->pgmap = (struct dev_pagemap *)&m->pgmap;
 		p->zone_device_data = NULL;
-		p->_refcount = m->cfg.type == MEMORY_DEVICE_GENERIC ? 1 : 0;
+		p->_refcount = model_head_refcount(m);
 	} else {
 		p->compound_head = model_compound_head(m, head_pfn);
 		p->mapping = (void *)TAIL_MAPPING;
@@ -517,14 +593,24 @@ static void model_page(const struct memmap *m, union page_buf *out,
 
 		f1->_flags_1 = (f1->_flags_1 & ~0xffUL) | order;
 		f1->_large_mapcount = -1;
-		f1->_nr_pages_mapped = 0;
-		f1->_entire_mapcount = -1;
 		f1->_pincount = 0;
-		f1->_mm_id_mapcount[0] = -1;
-		f1->_mm_id_mapcount[1] = -1;
-		f1->_mm_ids = 0;
-		f1->_nr_pages = 1U << order;
-	} else if (idx == 2 && order > 1) {
+		model_folio_int(k, f1, KDIFF_FOLIO_NR_PAGES_MAPPED, 0);
+		model_folio_int(k, f1, KDIFF_FOLIO_ENTIRE_MAPCOUNT, -1);
+		model_folio_int(k, f1, KDIFF_FOLIO_MM_ID_MAPCOUNT, -1);
+		if (kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT) >= 0)
+			model_folio_int(k, (char *)f1 + 4,
+					KDIFF_FOLIO_MM_ID_MAPCOUNT, -1);
+		if (kernel_value(k, KDIFF_FOLIO_MM_IDS) >= 0)
+			memset((char *)f1 + kernel_value(k, KDIFF_FOLIO_MM_IDS),
+			       0, sizeof(unsigned long));
+		model_folio_int(k, f1, KDIFF_FOLIO_NR_PAGES, 1 << order);
+	} else if (idx == 2 && order > 1 &&
+		   !kernel_value(k, KDIFF_PREP_HEAD_AFTER_FIRST_TAIL)) {
+		/*
+		 * Where prep_compound_head() runs after the second tail's
+		 * own initialisation, its _deferred_list stays; 6.12 runs it
+		 * before, and tail 2 keeps its own fields.
+		 */
 		struct folio_page2 *f2 = (struct folio_page2 *)p;
 		struct folio_page2 *real =
 			(struct folio_page2 *)memmap_page(m, head_pfn + 2);
@@ -584,6 +670,22 @@ static const struct named_field folio_page1_fields[] = {
 	{ 60, 4, "memcg_data" },
 };
 
+/* 6.12's first tail (model/kernels.h: FOLIO_*). */
+static const struct named_field folio_page1_fields_v6_12[] = {
+	{0, 8, "_flags_1"},
+	{8, 8, "compound_head"},
+	{16, 4, "_large_mapcount"},
+	{KDIFF_6_12_FOLIO_ENTIRE_MAPCOUNT, 4, "_entire_mapcount"},
+	{KDIFF_6_12_FOLIO_NR_PAGES_MAPPED, 4, "_nr_pages_mapped"},
+	{28, 4, "_pincount"},
+	{KDIFF_6_12_FOLIO_NR_PAGES, 4, "_folio_nr_pages"},
+	{36, 4, "index"},
+	{40, 8, "private"},
+	{48, 4, "_mapcount"},
+	{52, 4, "_refcount"},
+	{56, 8, "memcg_data"},
+};
+
 static const struct named_field folio_page2_fields[] = {
 	{ 8, 8, "compound_head" },
 	{ 16, 8, "_deferred_list.next" },
@@ -626,10 +728,16 @@ static void name_field(const struct memmap *m, enum memmap_role role,
 	    named_field_at(head_fields, ARRAY_SIZE(head_fields), offset, r))
 		return;
 	if (role == MEMMAP_ROLE_TAIL && idx == 1 &&
+	    m->cfg.kernel == MODEL_KERNEL_6_12 &&
+	    named_field_at(folio_page1_fields_v6_12,
+			   ARRAY_SIZE(folio_page1_fields_v6_12), offset, r))
+		return;
+	if (role == MEMMAP_ROLE_TAIL && idx == 1 &&
 	    named_field_at(folio_page1_fields, ARRAY_SIZE(folio_page1_fields),
 			   offset, r))
 		return;
 	if (role == MEMMAP_ROLE_TAIL && idx == 2 && m->cfg.order > 1 &&
+	    !kernel_value(m->cfg.kernel, KDIFF_PREP_HEAD_AFTER_FIRST_TAIL) &&
 	    named_field_at(folio_page2_fields, ARRAY_SIZE(folio_page2_fields),
 			   offset, r))
 		return;

@@ -36,6 +36,7 @@
 #include "model/include/linux/memremap.h"
 #include "model/include/linux/mm_types.h"
 #include "model/include/linux/pageblock-flags.h"
+#include "model/kernels.h"
 #include "model/memmap_strategies.h"
 
 /* How a struct page gets into the memmap: one per strategy. */
@@ -129,6 +130,14 @@ struct memmap_config {
 	enum page_layout_id layout;
 	unsigned int order;		/* pgmap->vmemmap_shift */
 	enum memory_type type;
+	/*
+	 * Which kernel the model is (model/kernels.h): the series' base
+	 * (the default, 0) or 6.12, whose loop and expected pages follow
+	 * the table of differences. 6.12 has the slow path on the 64-byte
+	 * layout alone, and no mask form of compound_head
+	 * (memmap_kernel_refuses()).
+	 */
+	enum model_kernel kernel;
 	unsigned long start_pfn;	/* the namespace: pfns start_pfn.. */
 	unsigned long nr_pages;		/* ..start_pfn + nr_pages - 1 */
 	int nid;
@@ -216,6 +225,15 @@ int memmap_config_namespace(struct memmap_config *cfg,
 			    enum page_layout_id layout, unsigned int order,
 			    u64 bytes, enum nd_pfn_mode map, char *unreachable,
 			    size_t len);
+
+/*
+ * Does kernel @k lack strategy @s on layout @l (either may be NULL: not
+ * asked)? The reason in @why when it does: 6.12 runs the slow path on
+ * the 64-byte struct page only (the template strategies are the series,
+ * not backported to it).
+ */
+bool memmap_kernel_refuses(enum model_kernel k, const struct memmap_strategy *s,
+			   const struct page_layout *l, char *why, size_t len);
 
 /* 0, or -1 with the reason in @why. */
 int memmap_config_check(const struct memmap_config *cfg, char *why,

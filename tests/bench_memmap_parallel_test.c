@@ -437,7 +437,14 @@ static const struct kunit_case bench_memmap_parallel_cases[] = {
 	KUNIT_CASE(parallel_init_scaling),
 };
 
+static int bench_memmap_parallel_init(struct kunit_suite *suite, char *reason,
+				      size_t len)
+{
+	return bench_kernel_base_only(reason, len);
+}
+
 KUNIT_SUITE_DEFINE(bench_memmap_parallel_suite, "bench_memmap_parallel",
 		   bench_memmap_parallel_cases,
+		   .suite_init = bench_memmap_parallel_init,
 		   .strategy_name = memmap_strategy_name_at,
 		   .flags = KUNIT_SUITE_TIMED);

@@ -572,10 +572,10 @@ static unsigned int bench_one_config(struct kunit *test,
 	const char *slow_name = NULL;
 	unsigned long written;
 	static struct bench_unreachable unreachable;
-	char why[120], config[80], ctx[112], where[112], unreach[200];
+	char why[200], config[80], ctx[112], where[112], unreach[200];
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
-	unsigned int done = 0;
+	unsigned int done = 0, n_strategies = 0;
 	u32 n = 0, nv = 0;
 	int best;
 
@@ -589,6 +589,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	/* the series' claims on every layout: memmap_unreachable() says where
 	 */
 	cfg.ungated = true;
+	cfg.kernel = opt_kernel;
 	if (memmap_create(&m, &cfg, buf, buf_bytes, why, sizeof(why))) {
 		kunit_fail_at(test, __FILE__, __LINE__, "page_size=%u %s: %s",
 			      l->size, memmap_mode_name(order), why);
@@ -596,9 +597,10 @@ static unsigned int bench_one_config(struct kunit *test,
 	}
 	written = memmap_pages_written(&m);
 	bytes = (u64)written * l->size;
-	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s map=%s",
+	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s map=%s%s%s",
 		     l->size, memmap_mode_name(order),
-		     nd_pfn_mode_name(opt_map));
+		     nd_pfn_mode_name(opt_map), opt_kernel ? " kernel=" : "",
+		     opt_kernel ? model_kernel_name(opt_kernel) : "");
 	ntb_snprintf(ctx, sizeof(ctx), " for=bench_memmap_init %s", config);
 	add_fills(test, contenders, entries, &n, buf, bytes, config, seed);
 	add_probe(test, contenders, entries, &n, buf, bytes, config, seed);
@@ -609,6 +611,11 @@ static unsigned int bench_one_config(struct kunit *test,
 			continue;
 		if (!memmap_strategy_usable(s, l, why, sizeof(why))) {
 			kunit_info(test, "%s %s skipped: %s", s->name, config,
+				   why);
+			continue;
+		}
+		if (memmap_kernel_refuses(opt_kernel, s, l, why, sizeof(why))) {
+			kunit_info(test, "%s %s refused: %s", s->name, config,
 				   why);
 			continue;
 		}
@@ -635,6 +642,12 @@ static unsigned int bench_one_config(struct kunit *test,
 		};
 		contender_entry(&entries[n], &contenders[n]);
 		n++;
+		n_strategies++;
+	}
+	/* Nothing of the kernel's to time: no fills alone either. */
+	if (opt_kernel && !n_strategies) {
+		memmap_destroy(&m);
+		return 0;
 	}
 	ntb_snprintf(where, sizeof(where), "%s layout=%s", config, l->name);
 	if (!test->quiet)
@@ -688,7 +701,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
 			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
 			"drain=%s %snode=%d limit_ns=%llu "
-			"beats_limit=%d",
+			"beats_limit=%d%s%s",
 			contenders[i].name, l->size, l->name,
 			memmap_mode_name(order), nd_pfn_mode_name(opt_map),
 			memmap_in_name, (unsigned long long)cfg.end_trunc,
@@ -701,7 +714,9 @@ static unsigned int bench_one_config(struct kunit *test,
 			best >= 0 ? contenders[best].name : "none",
 			opt_drain ? "on" : "off", bench_eff_mhz_key(r),
 			plat_numa_node_of(buf), limit_ns,
-			limit_ns && r->median_ns < limit_ns);
+			limit_ns && r->median_ns < limit_ns,
+			opt_kernel ? " kernel=" : "",
+			opt_kernel ? model_kernel_name(opt_kernel) : "");
 		bench_print_samples(r);
 		bench_summary_add(&(struct bench_summary_row){
 			.strategy = contenders[i].name,
@@ -758,6 +773,8 @@ static void bench_memmap_all(struct kunit *test)
 	bool in_pmem;
 	void *buf =
 		bench_memmap_buffer(test, max_size, &ns, &buf_bytes, &in_pmem);
+	unsigned int measured = 0;
+	char why[200];
 	u64 seed = bench_seed();
 
 	if (!buf && test->status != KUNIT_FAILURE)
@@ -774,9 +791,20 @@ static void bench_memmap_all(struct kunit *test)
 		   "rounds, each in a shuffled order, seed=%llu",
 		   ns >> 20, ns / 4096, opt_runs,
 		   opt_drain ? "on" : "off (research mode)", opt_runs, seed);
+	if (opt_kernel)
+		kunit_info(test,
+			   "kernel=%s: the model writes what that kernel "
+			   "writes (docs/model.md, \"The two kernels\")",
+			   model_kernel_name(opt_kernel));
 	for (u32 li = 0; li < opt_layout.n; li++) {
 		const struct page_layout *l =
 			page_layout_for_size(opt_layout.v[li]);
+
+		if (memmap_kernel_refuses(opt_kernel, NULL, l, why,
+					  sizeof(why))) {
+			kunit_info(test, "layout=%s refused: %s", l->name, why);
+			continue;
+		}
 
 		for (unsigned int mi = 0; mi < ARRAY_SIZE(modes); mi++) {
 			unsigned int order;
@@ -793,10 +821,17 @@ static void bench_memmap_all(struct kunit *test)
 					   memmap_mode_name(order));
 				continue;
 			}
-			bench_one_config(test, l, order, ns, buf, buf_bytes,
-					 seed, NULL, 0, CORRUPT_TAIL);
+			measured += bench_one_config(test, l, order, ns, buf,
+						     buf_bytes, seed, NULL, 0,
+						     CORRUPT_TAIL);
 		}
 	}
+	/* kernel= refuses what strategy= and layout= chose: say so. */
+	if (opt_kernel && !measured && test->status != KUNIT_FAILURE)
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "kernel=%s: no selected strategy and layout "
+			      "runs on it (it has strategy=slow on layout=64)",
+			      model_kernel_name(opt_kernel));
 	print_table();
 	if (!in_pmem)
 		plat_free(buf, buf_bytes);

@@ -416,6 +416,8 @@ static int pl_init(struct kunit_suite *suite, char *reason, size_t len)
 					     opt_layout.v[0] : 64);
 	struct memmap_config cfg;
 
+	if (bench_kernel_base_only(reason, len))
+		return 1;
 	bench_progress_reset();
 	bench_caches_detect(&pl.caches);
 	pl.runs = min(min(opt_runs, (u32)BENCH_MAX_RUNS),

@@ -418,6 +418,8 @@ static int memmap_smp_suite_init(struct kunit_suite *suite, char *reason,
 		ntb_snprintf(reason, len, "one CPU: nobody to read the memmap");
 		return 1;
 	}
+	if (bench_kernel_base_only(reason, len))
+		return 1;
 	smp_nr_pairs = litmus_pick_pairs(smp_pairs, LITMUS_MAX_PAIRS);
 	if (!smp_nr_pairs) {
 		ntb_snprintf(reason, len, "no two CPUs that take work");

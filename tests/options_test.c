@@ -231,6 +231,7 @@ static void options_registry(struct kunit *test)
 		"runs_id",  "watchdog",	 "smp.extra_apic_ids", "list",
 		"map",	    "memmap_in", "memmap_smp.rounds", "memmap_smp.pfns",
 		"memmap_smp.check", "memmap_smp.place", "memmap_smp.noise",
+		"kernel",
 #ifdef NTB_HOSTED
 		/* The hosted runner's worker processes; the image is one boot. */
 		"processes",
@@ -393,6 +394,7 @@ static void options_format_values(struct kunit *test)
 		{ "on_finish=reboot", "on_finish", "reboot" },
 		{ "layout=96,64", "layout", "96,64" },
 		{ "mode=devdax1g,fsdax", "mode", "fsdax,devdax1g" },
+		{ "kernel=6.12", "kernel", "6.12" },
 		{ "runs_id=a.b", "runs_id", "a.b" },
 	};
 	struct opt_error e;

@@ -24,8 +24,10 @@ static void set_clears_isolate_only_there(struct kunit *test)
 	struct pageblock_flags pb;
 	unsigned long pfn, target;
 
-	KUNIT_ASSERT_EQ(test, pageblock_flags_alloc(&pb, start, end), 0);
-	KUNIT_EXPECT_EQ(test, pb.nr_sections, (unsigned long)PB_TEST_SECTIONS);
+	KUNIT_ASSERT_EQ(
+		test, pageblock_flags_alloc(&pb, start, end, MODEL_KERNEL_BASE),
+		0);
+	KUNIT_EXPECT_EQ(test, pb.nr_sections, (unsigned int)PB_TEST_SECTIONS);
 	/* Every bit of every pageblock set, as after an isolation. */
 	memset(pb.usemap, 0xff,
 	       PB_TEST_SECTIONS * USEMAP_LONGS_PER_SECTION *

@@ -8,6 +8,7 @@
 #define NTBOOT_MODEL_MM_INTERNAL_H
 
 #include "model/include/linux/mm.h"
+#include "model/kernels.h"
 
 /*
  * mm/internal.h prep_compound_tail(), with the folio order argument of
@@ -56,6 +57,78 @@ static __always_inline void prep_compound_head(const struct page_layout *l,
 	f1->_mm_id_mapcount[1] = -1;
 	f1->_pincount = 0;			/* 64BIT */
 	f1->_entire_mapcount = -1;
+	if (order > 1)
+		INIT_LIST_HEAD(&f2->_deferred_list);
+}
+
+/*
+ * A 4-byte counter of the first tail at kernel @k's offset for entry
+ * @id, as atomic_set() writes it; nothing where @k has no such field
+ * (offset -1). @k and @id constant: one store or none.
+ */
+static __always_inline void kernel_folio_set_int(const enum model_kernel k,
+						 void *page1,
+						 enum kernel_difference_id id,
+						 int v)
+{
+	const long off = kernel_value(k, id);
+
+	if (off >= 0)
+		atomic_set_int((int *)((char *)page1 + off), v);
+}
+
+/*
+ * 6.12's mm/internal.h prep_compound_tail(head, tail_idx): the tail by
+ * its index, and compound_head always head + 1 (6.12 has no mask form:
+ * model/kernels.h, PREP_TAIL_BY_INDEX and COMPOUND_INFO_MASK).
+ */
+static __always_inline void
+prep_compound_tail_by_index(const struct page_layout *l, struct page *head,
+			    unsigned long tail_idx)
+{
+	struct page *p = nth_page(l, head, tail_idx);
+
+	p->mapping = (void *)TAIL_MAPPING;
+	WRITE_ONCE(p->compound_head, (unsigned long)head + 1);
+	p->private = 0;
+}
+
+/*
+ * prep_compound_head() as kernel @k has it: the base's above, or the
+ * 6.12 one, whose first-tail fields sit where the table puts them
+ * (model/kernels.h: FOLIO_*): _folio_nr_pages at 32, _entire_mapcount
+ * before _nr_pages_mapped, no _mm_id fields.
+ */
+static __always_inline void
+kernel_prep_compound_head(const enum model_kernel k,
+			  const struct page_layout *l, struct page *page,
+			  unsigned int order)
+{
+	struct folio_page1 *f1 = (struct folio_page1 *)nth_page(l, page, 1);
+	struct folio_page2 *f2 = (struct folio_page2 *)nth_page(l, page, 2);
+
+	if (k == MODEL_KERNEL_BASE) {
+		prep_compound_head(l, page, order);
+		return;
+	}
+	/* folio_set_order() */
+	f1->_flags_1 = (f1->_flags_1 & ~0xffUL) | order;
+	*(unsigned int *)((char *)f1 + kernel_value(k, KDIFF_FOLIO_NR_PAGES)) =
+		1U << order;
+	atomic_set_int(&f1->_large_mapcount, -1);
+	kernel_folio_set_int(k, f1, KDIFF_FOLIO_ENTIRE_MAPCOUNT, -1);
+	kernel_folio_set_int(k, f1, KDIFF_FOLIO_NR_PAGES_MAPPED, 0);
+	kernel_folio_set_int(k, f1, KDIFF_FOLIO_MM_ID_MAPCOUNT, -1);
+	if (kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT) >= 0)
+		atomic_set_int(
+			(int *)((char *)f1 +
+				kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT) +
+				4),
+			-1);
+	if (kernel_value(k, KDIFF_FOLIO_MM_IDS) >= 0)
+		*(unsigned long *)((char *)f1 +
+				   kernel_value(k, KDIFF_FOLIO_MM_IDS)) = 0;
+	atomic_set_int(&f1->_pincount, 0);
 	if (order > 1)
 		INIT_LIST_HEAD(&f2->_deferred_list);
 }

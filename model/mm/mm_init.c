@@ -84,18 +84,19 @@ static __always_inline void __init_single_page(const struct page_layout *l,
 }
 
 /*
- * mm/mm_init.c __init_zone_device_page(). The refcount is 0 for every
- * type but MEMORY_DEVICE_GENERIC (FS_DAX and PCI_P2PDMA included), as in
- * mainline since FS_DAX pages became refcounted folios; 6.12 set it to 0
- * only for DEVICE_PRIVATE and DEVICE_COHERENT.
+ * mm/mm_init.c __init_zone_device_page() of kernel @k. The base: the
+ * refcount is 0 for every type but MEMORY_DEVICE_GENERIC (FS_DAX and
+ * PCI_P2PDMA included), as in mainline since FS_DAX pages became
+ * refcounted folios, and the pgmap is stored through page_folio(). 6.12:
+ * FS_DAX and PCI_P2PDMA pages keep init_page_count()'s 1, and the pgmap
+ * is stored into the page (model/kernels.h: REFCOUNT_*,
+ * PGMAP_THROUGH_FOLIO).
  */
-static __always_inline void init_zone_device_page_body(const struct memmap *m,
-						    const struct page_layout *l,
-						    struct page *page,
-						    unsigned long pfn,
-						    unsigned long zone_idx,
-						    int nid,
-						    struct dev_pagemap *pgmap)
+static __always_inline void
+init_zone_device_page_body(const enum model_kernel k, const struct memmap *m,
+			   const struct page_layout *l, struct page *page,
+			   unsigned long pfn, unsigned long zone_idx, int nid,
+			   struct dev_pagemap *pgmap)
 {
 	__init_single_page(l, page, pfn, zone_idx, nid);
 
@@ -107,7 +108,10 @@ static __always_inline void init_zone_device_page_body(const struct memmap *m,
 	 * page is no tail yet (lru points at itself), so its folio is the
 	 * page itself.
 	 */
-	page_folio(m, l, page)->pgmap = pgmap;
+	if (kernel_value(k, KDIFF_PGMAP_THROUGH_FOLIO))
+		page_folio(m, l, page)->pgmap = pgmap;
+	else
+		page->pgmap = pgmap;
 	page->zone_device_data = NULL;
 
 	/*
@@ -119,6 +123,13 @@ static __always_inline void init_zone_device_page_body(const struct memmap *m,
 	case MEMORY_DEVICE_PRIVATE:
 	case MEMORY_DEVICE_COHERENT:
 	case MEMORY_DEVICE_PCI_P2PDMA:
+		/* 6.12: FS_DAX and PCI_P2PDMA keep init_page_count()'s 1 */
+		if (kernel_value(k, KDIFF_REFCOUNT_FS_DAX) &&
+		    pgmap->type == MEMORY_DEVICE_FS_DAX)
+			break;
+		if (kernel_value(k, KDIFF_REFCOUNT_P2PDMA) &&
+		    pgmap->type == MEMORY_DEVICE_PCI_P2PDMA)
+			break;
 		set_page_count(page, 0);
 		break;
 	case MEMORY_DEVICE_GENERIC:
@@ -133,12 +144,13 @@ static __always_inline void init_zone_device_page_body(const struct memmap *m,
  * copy per layout, each with its struct page size folded in, and the
  * same call per page.
  */
-#define DEFINE_INIT_ZONE_DEVICE_PAGE(lid)                                    \
+#define DEFINE_INIT_ZONE_DEVICE_PAGE(lid)                                     \
 	static __noinline void __init_zone_device_page_##lid(                 \
 		const struct memmap *m, struct page *page, unsigned long pfn, \
 		unsigned long zone_idx, int nid, struct dev_pagemap *pgmap)   \
 	{                                                                     \
-		init_zone_device_page_body(m, &page_layouts[lid], page, pfn,  \
+		init_zone_device_page_body(MODEL_KERNEL_BASE, m,              \
+					   &page_layouts[lid], page, pfn,     \
 					   zone_idx, nid, pgmap);             \
 	}
 DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_64)
@@ -146,12 +158,28 @@ DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_80_KMSAN)
 DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_80_CPUPID)
 DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_96)
 
+/* 6.12's, for its one layout (64 bytes), out of line as the kernel's. */
+static __noinline void __init_zone_device_page_v6_12_PAGE_LAYOUT_64(
+	const struct memmap *m, struct page *page, unsigned long pfn,
+	unsigned long zone_idx, int nid, struct dev_pagemap *pgmap)
+{
+	init_zone_device_page_body(MODEL_KERNEL_6_12, m,
+				   &page_layouts[PAGE_LAYOUT_64], page, pfn,
+				   zone_idx, nid, pgmap);
+}
+
 static __always_inline void
-__init_zone_device_page(const struct memmap *m, const struct page_layout *l,
-			struct page *page, unsigned long pfn,
-			unsigned long zone_idx, int nid,
+__init_zone_device_page(const enum model_kernel k, const struct memmap *m,
+			const struct page_layout *l, struct page *page,
+			unsigned long pfn, unsigned long zone_idx, int nid,
 			struct dev_pagemap *pgmap)
 {
+	if (k == MODEL_KERNEL_6_12) {
+		/* memmap_config_check() keeps 6.12 to the 64-byte layout */
+		__init_zone_device_page_v6_12_PAGE_LAYOUT_64(
+			m, page, pfn, zone_idx, nid, pgmap);
+		return;
+	}
 	switch (l->id) {
 	case PAGE_LAYOUT_64:
 		__init_zone_device_page_PAGE_LAYOUT_64(m, page, pfn, zone_idx,
@@ -215,16 +243,34 @@ compound_nr_pages(const struct memmap *m, const struct page_layout *l,
  * starts inside the range becomes @mt (the bitmap of
  * model/include/linux/pageblock-flags.h; no cond_resched()).
  */
-static void pageblock_migratetype_init_range(struct memmap *m,
-					     unsigned long start_pfn,
-					     unsigned long nr_pages,
-					     enum migratetype mt)
+static __always_inline void kernel_pageblock_migratetype_init_range(
+	const enum model_kernel k, struct memmap *m, unsigned long start_pfn,
+	unsigned long nr_pages, enum migratetype mt)
 {
 	unsigned long pfn = pageblock_align(start_pfn);
 	unsigned long end = start_pfn + nr_pages;
 
 	for (; pfn < end; pfn += pageblock_nr_pages)
-		set_pageblock_migratetype(&m->pageblocks, pfn, mt);
+		kernel_set_pageblock_migratetype(k, &m->pageblocks, pfn, mt);
+}
+
+/* One function per kernel: the base's, and 6.12's. */
+static void pageblock_migratetype_init_range(struct memmap *m,
+					     unsigned long start_pfn,
+					     unsigned long nr_pages,
+					     enum migratetype mt)
+{
+	kernel_pageblock_migratetype_init_range(MODEL_KERNEL_BASE, m, start_pfn,
+						nr_pages, mt);
+}
+
+static void pageblock_migratetype_init_range_v6_12(struct memmap *m,
+						   unsigned long start_pfn,
+						   unsigned long nr_pages,
+						   enum migratetype mt)
+{
+	kernel_pageblock_migratetype_init_range(MODEL_KERNEL_6_12, m, start_pfn,
+						nr_pages, mt);
 }
 
 /* ---------------------------------------------------------------------
@@ -519,21 +565,57 @@ static __always_inline void zone_device_fill_range(const struct memmap *m,
  */
 
 /*
+ * memmap_init_compound()'s slow path as kernel @k has it, from the table
+ * (model/kernels.h): 6.12 links a tail by its index and calls
+ * prep_compound_head() right after the first tail
+ * (PREP_TAIL_BY_INDEX, PREP_HEAD_AFTER_FIRST_TAIL). The base's stays
+ * written out in memmap_init_compound() itself: its loops compile as
+ * they did before 6.12 was modelled (docs/model.md, "The two kernels").
+ */
+static __always_inline void
+memmap_init_compound_slow(struct memmap *m, const enum model_kernel k,
+			  const struct page_layout *l, struct page *head,
+			  unsigned long head_pfn, unsigned long zone_idx,
+			  int nid, struct dev_pagemap *pgmap,
+			  unsigned long nr_pages)
+{
+	unsigned long pfn, end_pfn = head_pfn + nr_pages;
+	unsigned int order = pgmap->vmemmap_shift;
+
+	for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
+		struct page *page = pfn_to_page(m, l, pfn);
+
+		__init_zone_device_page(k, m, l, page, pfn, zone_idx, nid,
+					pgmap);
+		if (kernel_value(k, KDIFF_PREP_TAIL_BY_INDEX))
+			prep_compound_tail_by_index(l, head, pfn - head_pfn);
+		else
+			prep_compound_tail(m, l, page, head, order);
+		set_page_count(page, 0);
+		/*
+		 * 6.12: the folio metadata right after the first tail, which
+		 * the second tail's initialisation then partly overwrites.
+		 */
+		if (kernel_value(k, KDIFF_PREP_HEAD_AFTER_FIRST_TAIL) &&
+		    pfn == head_pfn + 1)
+			kernel_prep_compound_head(k, l, head, order);
+	}
+	if (!kernel_value(k, KDIFF_PREP_HEAD_AFTER_FIRST_TAIL))
+		kernel_prep_compound_head(k, l, head, order);
+}
+
+/*
  * mm/mm_init.c memmap_init_compound(): the head flag, the tails, then
  * prep_compound_head() after all of them (the series' order; 6.12 calls it
  * after the first tail). The template path is the series'.
  */
-static __always_inline void memmap_init_compound(struct memmap *m,
-						 const enum page_layout_id lid,
-						 const enum memmap_copy copy,
-						 const bool checked,
-						 struct page *head,
-						 unsigned long head_pfn,
-						 unsigned long zone_idx,
-						 int nid,
-						 struct dev_pagemap *pgmap,
-						 unsigned long nr_pages,
-						 struct page *tail_template)
+static __always_inline void
+memmap_init_compound(struct memmap *m, const enum model_kernel k,
+		     const enum page_layout_id lid, const enum memmap_copy copy,
+		     const bool checked, struct page *head,
+		     unsigned long head_pfn, unsigned long zone_idx, int nid,
+		     struct dev_pagemap *pgmap, unsigned long nr_pages,
+		     struct page *tail_template)
 {
 	const struct page_layout *l = &page_layouts[lid];
 	const unsigned int size = LAYOUT_SIZE(lid);
@@ -545,11 +627,16 @@ static __always_inline void memmap_init_compound(struct memmap *m,
 				   "__SetPageHead()");
 	__SetPageHead(head);
 
+	if (copy == MEMMAP_SLOW && k != MODEL_KERNEL_BASE) {
+		memmap_init_compound_slow(m, k, l, head, head_pfn, zone_idx,
+					  nid, pgmap, nr_pages);
+		return;
+	}
 	if (copy == MEMMAP_SLOW) {
 		for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
 			page = pfn_to_page(m, l, pfn);
-			__init_zone_device_page(m, l, page, pfn, zone_idx, nid,
-						pgmap);
+			__init_zone_device_page(k, m, l, page, pfn, zone_idx,
+						nid, pgmap);
 			prep_compound_tail(m, l, page, head, order);
 			set_page_count(page, 0);
 		}
@@ -587,10 +674,11 @@ static __always_inline void memmap_init_compound(struct memmap *m,
  * model keeps its count in m->nr_initialised).
  */
 static __always_inline void
-__memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
+__memmap_init_zone_device(struct memmap *m, const enum model_kernel k,
+			  const enum page_layout_id lid,
 			  const enum memmap_copy copy, const bool checked,
-			  unsigned long start_pfn,
-			  unsigned long nr_pages, struct dev_pagemap *pgmap)
+			  unsigned long start_pfn, unsigned long nr_pages,
+			  struct dev_pagemap *pgmap)
 {
 	const struct page_layout *l = &page_layouts[lid];
 	const unsigned int size = LAYOUT_SIZE(lid);
@@ -613,12 +701,12 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 	}
 
 	if (copy != MEMMAP_SLOW) {
-		__init_zone_device_page(m, l, &head_template.page, start_pfn,
+		__init_zone_device_page(k, m, l, &head_template.page, start_pfn,
 					zone_idx, nid, pgmap);
 		if (pfns_per_compound > 1) {
 			struct page *head = pfn_to_page(m, l, start_pfn);
 
-			__init_zone_device_page(m, l, &tail_template.page,
+			__init_zone_device_page(k, m, l, &tail_template.page,
 						start_pfn + 1, zone_idx, nid,
 						pgmap);
 			prep_compound_tail(m, l, &tail_template.page, head,
@@ -640,8 +728,8 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 		unsigned long nr;
 
 		if (copy == MEMMAP_SLOW)
-			__init_zone_device_page(m, l, page, pfn, zone_idx, nid,
-						pgmap);
+			__init_zone_device_page(k, m, l, page, pfn, zone_idx,
+						nid, pgmap);
 		else
 			zone_device_page_init_from_template(m, copy, checked,
 							    size, page,
@@ -661,17 +749,21 @@ __memmap_init_zone_device(struct memmap *m, const enum page_layout_id lid,
 		 * inside a folio and stops at their end.
 		 */
 		nr = min(compound_nr_pages(m, l, altmap, pgmap), end_pfn - pfn);
-		memmap_init_compound(m, lid, copy, checked, page, pfn,
-				     zone_idx, nid,
-				     pgmap, nr, &tail_template.page);
+		memmap_init_compound(m, k, lid, copy, checked, page, pfn,
+				     zone_idx, nid, pgmap, nr,
+				     &tail_template.page);
 	}
 out:
 	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_RETURN);
 	ntcheck_model_publish(checked,
 			      "the return of memmap_init_zone_device()");
 
-	pageblock_migratetype_init_range(m, start_pfn, nr_pages,
-					 MIGRATE_MOVABLE);
+	if (k == MODEL_KERNEL_6_12)
+		pageblock_migratetype_init_range_v6_12(m, start_pfn, nr_pages,
+						       MIGRATE_MOVABLE);
+	else
+		pageblock_migratetype_init_range(m, start_pfn, nr_pages,
+						 MIGRATE_MOVABLE);
 	m->nr_initialised = nr_pages;
 }
 
@@ -685,7 +777,7 @@ out:
  * calls the slow loop of its layout (defined first: "slow" heads the
  * list).
  */
-#define DEFINE_MEMMAP_INIT(copy, lid)                                        \
+#define DEFINE_MEMMAP_INIT(copy, lid)                                         \
 	static __maybe_unused void memmap_init_##copy##_##lid(                \
 		struct memmap *m, unsigned long start_pfn,                    \
 		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
@@ -696,8 +788,8 @@ out:
 						      pgmap);                 \
 			return;                                               \
 		}                                                             \
-		__memmap_init_zone_device(m, lid, copy, false, start_pfn,     \
-					  nr_pages, pgmap);                   \
+		__memmap_init_zone_device(m, MODEL_KERNEL_BASE, lid, copy,    \
+					  false, start_pfn, nr_pages, pgmap); \
 	}                                                                     \
 	static __maybe_unused void memmap_init_##copy##_##lid##_checked(      \
 		struct memmap *m, unsigned long start_pfn,                    \
@@ -709,8 +801,8 @@ out:
 				m, start_pfn, nr_pages, pgmap);               \
 			return;                                               \
 		}                                                             \
-		__memmap_init_zone_device(m, lid, copy, true, start_pfn,      \
-					  nr_pages, pgmap);                   \
+		__memmap_init_zone_device(m, MODEL_KERNEL_BASE, lid, copy,    \
+					  true, start_pfn, nr_pages, pgmap);  \
 	}
 
 /*
@@ -724,6 +816,29 @@ out:
 	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID)              \
 	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_96)
 MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_LAYOUTS)
+
+/*
+ * 6.12's loop: the slow path on the 64-byte layout, the one pair it has
+ * (model/kernels.h; memmap_kernel_refuses()). Its own function, so that
+ * the base's loops carry no test of the kernel.
+ */
+static void memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64(
+	struct memmap *m, unsigned long start_pfn, unsigned long nr_pages,
+	struct dev_pagemap *pgmap)
+{
+	__memmap_init_zone_device(m, MODEL_KERNEL_6_12, PAGE_LAYOUT_64,
+				  MEMMAP_SLOW, false, start_pfn, nr_pages,
+				  pgmap);
+}
+
+static void memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64_checked(
+	struct memmap *m, unsigned long start_pfn, unsigned long nr_pages,
+	struct dev_pagemap *pgmap)
+{
+	__memmap_init_zone_device(m, MODEL_KERNEL_6_12, PAGE_LAYOUT_64,
+				  MEMMAP_SLOW, true, start_pfn, nr_pages,
+				  pgmap);
+}
 
 #define MEMMAP_INIT_ENTRY(copy, lid, layouts)                                \
 	[copy][lid] = { ((layouts) >> (lid)) & 1 ?                            \
@@ -742,9 +857,18 @@ memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS][2] = {
 };
 
 memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
-				  enum page_layout_id layout, bool checked)
+				  enum page_layout_id layout,
+				  enum model_kernel kernel, bool checked)
 {
 	if (copy >= NR_MEMMAP_COPIES || layout >= NR_PAGE_LAYOUTS)
+		return NULL;
+	if (kernel == MODEL_KERNEL_6_12) {
+		if (copy != MEMMAP_SLOW || layout != PAGE_LAYOUT_64)
+			return NULL;
+		return checked ? memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64_checked
+			       : memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64;
+	}
+	if (kernel != MODEL_KERNEL_BASE)
 		return NULL;
 	return memmap_init_fns[copy][layout][checked];
 }

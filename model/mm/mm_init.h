@@ -25,12 +25,14 @@ void memmap_init_zone_device(struct memmap *m, unsigned long start_pfn,
 			     unsigned long nr_pages, struct dev_pagemap *pgmap);
 
 /*
- * The loop compiled for @copy and @layout, or NULL when that pair does
- * not exist (a fill width the layout's size is not a multiple of, ...).
+ * The loop compiled for @copy and @layout of @kernel's model, or NULL
+ * when that pair does not exist (a fill width the layout's size is not a
+ * multiple of, 6.12 with anything but the slow path on 64 bytes, ...).
  * @checked: its instantiation with the ordering checker's model-level
  * hooks (docs/ntcheck.md).
  */
 memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
-				  enum page_layout_id layout, bool checked);
+				  enum page_layout_id layout,
+				  enum model_kernel kernel, bool checked);
 
 #endif

@@ -11,16 +11,21 @@
 
 BUILD_BUG_ON(__NR_PAGEBLOCK_BITS > NR_PAGEBLOCK_BITS);
 BUILD_BUG_ON(USEMAP_LONGS_PER_SECTION != 8);
+/* The table's base is this header's layout. */
+BUILD_BUG_ON(NR_PAGEBLOCK_BITS != KDIFF_BASE_PAGEBLOCK_BITS);
+BUILD_BUG_ON((PAGEBLOCK_MIGRATETYPE_MASK | PAGEBLOCK_ISO_MASK) !=
+	     KDIFF_BASE_PAGEBLOCK_MASK);
 
 static size_t pageblock_flags_bytes(const struct pageblock_flags *pb)
 {
-	return pb->nr_sections * USEMAP_LONGS_PER_SECTION *
+	return pb->nr_sections * usemap_longs_per_section(pb->bits) *
 	       sizeof(unsigned long);
 }
 
 int pageblock_flags_alloc(struct pageblock_flags *pb, unsigned long start_pfn,
-			  unsigned long end_pfn)
+			  unsigned long end_pfn, enum model_kernel k)
 {
+	pb->bits = kernel_value(k, KDIFF_PAGEBLOCK_BITS);
 	pb->first_section = start_pfn >> PFN_SECTION_SHIFT;
 	pb->nr_sections = end_pfn > start_pfn ?
 				  ((end_pfn - 1) >> PFN_SECTION_SHIFT) -

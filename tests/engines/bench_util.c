@@ -44,6 +44,28 @@ DEFINE_OPTION_ENUM(enum nd_pfn_mode, map, PFN_MODE_PMEM, map_words,
 		   "(in the namespace, behind an altmap: ndctl's default and "
 		   "the postings') or mem");
 
+static const struct opt_word kernel_words[] = {
+	{"base", MODEL_KERNEL_BASE},
+	{"6.12", MODEL_KERNEL_6_12},
+	{NULL},
+};
+DEFINE_OPTION_ENUM(enum model_kernel, kernel, MODEL_KERNEL_BASE, kernel_words,
+		   "which kernel bench_memmap_init's model is: base (the "
+		   "series' base, v7.2-rc1) or 6.12 (Debian's 6.12.118: "
+		   "strategy=slow on layout=64 only; docs/model.md, \"The "
+		   "two kernels\")");
+
+int bench_kernel_base_only(char *reason, size_t len)
+{
+	if (opt_kernel == MODEL_KERNEL_BASE)
+		return 0;
+	ntb_snprintf(reason, len,
+		     "kernel=%s is bench_memmap_init's alone: this suite "
+		     "models the base kernel",
+		     model_kernel_name(opt_kernel));
+	return 1;
+}
+
 static const struct opt_word memmap_in_words[] = {
 	{"auto", MEMMAP_IN_AUTO},
 	{"dram", MEMMAP_IN_DRAM},

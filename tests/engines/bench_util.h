@@ -11,6 +11,7 @@
 #include "include/types.h"
 #include "lib/options.h"
 #include "model/drivers/nvdimm/pfn_devs.h"
+#include "model/kernels.h"
 
 /*
  * The benchmarked namespace: namespace= (bytes), layout= (struct page
@@ -20,6 +21,14 @@ extern u64 opt_namespace;
 extern struct opt_u32_list opt_layout;
 extern u32 opt_mode;
 extern enum nd_pfn_mode opt_map;
+extern enum model_kernel opt_kernel;
+
+/*
+ * For the suites that model the base kernel only (all but
+ * bench_memmap_init): 0, or 1 with the reason in @reason when kernel=
+ * asks for another, so that the suite is skipped saying why.
+ */
+int bench_kernel_base_only(char *reason, size_t len);
 
 /* memmap_in=: where bench_memmap_init writes the struct pages */
 enum memmap_in { MEMMAP_IN_AUTO, MEMMAP_IN_DRAM, MEMMAP_IN_PMEM };

@@ -86,14 +86,18 @@ def table_memmap(records, multi):
            "the fastest fill of the same bytes in the same rounds "
            "as a share of this strategy's time (limit_frac). " + BYTES_NOTE]
     for label, recs in by_log(records):
+        # kernel=: the model's kernel where it is not the base
+        # (docs/model.md, "The two kernels").
         groups = ordered_unique((r.get("page_size"), r.get("mode"),
                                  r.get("map"), r.get("pages"),
-                                 r.get("written")) for r in recs)
-        for size, mode, map_, pages, written in groups:
+                                 r.get("written"), r.get("kernel"))
+                                for r in recs)
+        for size, mode, map_, pages, written, kernel in groups:
             rows = [r for r in recs if (r.get("page_size"), r.get("mode"),
                                         r.get("map"), r.get("pages"),
-                                        r.get("written")) ==
-                    (size, mode, map_, pages, written)]
+                                        r.get("written"),
+                                        r.get("kernel")) ==
+                    (size, mode, map_, pages, written, kernel)]
             slow = next((r.get("median_ns") for r in rows
                          if r.get("strategy") == "slow"), None)
             # map=: where the memmap lives; pages: the pfns initialised,
@@ -103,7 +107,8 @@ def table_memmap(records, multi):
                      + (f" map={map_}" if map_ else "")
                      + f" pages={pages}"
                      + (f" written={written}" if written is not None
-                        and written != pages else ""))
+                        and written != pages else "")
+                     + (f" kernel={kernel}" if kernel else ""))
             if multi:
                 title = f"{label}: {title}"
             table, beaten = [], []
@@ -157,7 +162,8 @@ def limit_context(rec):
     limit for one struct page size and mode), or by bench_limit alone."""
     if rec.get("for"):
         where = " ".join(f"{k}={rec[k]}" for k in ("page_size", "mode",
-                                                     "map") if k in rec)
+                                                     "map", "kernel")
+                         if k in rec)
         return f"{rec['for']} rounds" + (f", {where}" if where else "")
     return "bench_limit alone"
 

@@ -16,6 +16,7 @@
 #include "include/compiler.h"
 #include "include/types.h"
 #include "model/include/linux/mm_types.h"
+#include "model/kernels.h"
 
 #define SECTION_SIZE_BITS 27
 #define PFN_SECTION_SHIFT (SECTION_SIZE_BITS - PAGE_SHIFT)
@@ -50,49 +51,65 @@ enum pageblock_bits {
 	((1UL << PB_migrate_0) | (1UL << PB_migrate_1) | (1UL << PB_migrate_2))
 #define PAGEBLOCK_ISO_MASK (1UL << PB_migrate_isolate)
 
-#define USEMAP_LONGS_PER_SECTION                                             \
-	((PAGES_PER_SECTION >> pageblock_order) * NR_PAGEBLOCK_BITS /         \
-	 BITS_PER_LONG)
+/*
+ * Longs of usemap per section for @bits bits per pageblock: 8 for the
+ * base's 8 bits, 4 for 6.12's 4 (model/kernels.h, PAGEBLOCK_BITS).
+ */
+#define usemap_longs_per_section(bits) \
+	((PAGES_PER_SECTION >> pageblock_order) * (bits) / BITS_PER_LONG)
+#define USEMAP_LONGS_PER_SECTION usemap_longs_per_section(NR_PAGEBLOCK_BITS)
 
 struct pageblock_flags {
 	unsigned long *usemap;
 	unsigned long first_section;
-	unsigned long nr_sections;
+	/* an unsigned int each: the struct stays three words */
+	unsigned int nr_sections;
+	unsigned int bits; /* per pageblock: the kernel's */
 };
 
-/* Usemaps, zeroed, for every section [start_pfn, end_pfn) touches. */
+/*
+ * Usemaps, zeroed, for every section [start_pfn, end_pfn) touches, of
+ * kernel @k's layout (@k's PAGEBLOCK_BITS).
+ */
 int pageblock_flags_alloc(struct pageblock_flags *pb, unsigned long start_pfn,
-			  unsigned long end_pfn);
+			  unsigned long end_pfn, enum model_kernel k);
 void pageblock_flags_free(struct pageblock_flags *pb);
 void pageblock_flags_clear(struct pageblock_flags *pb);
 
+/* The usemap word of @pfn's pageblock at @bits bits per pageblock. */
 static __always_inline unsigned long *
-pfnblock_word(const struct pageblock_flags *pb, unsigned long pfn,
-	      unsigned int *shift)
+pfnblock_word_bits(const struct pageblock_flags *pb, unsigned long pfn,
+		   unsigned int *shift, const unsigned int bits)
 {
 	unsigned long section = pfn >> PFN_SECTION_SHIFT;
-	unsigned long bitidx = ((pfn & (PAGES_PER_SECTION - 1)) >>
-				pageblock_order) * NR_PAGEBLOCK_BITS;
+	unsigned long bitidx =
+		((pfn & (PAGES_PER_SECTION - 1)) >> pageblock_order) * bits;
 
 	*shift = bitidx % BITS_PER_LONG;
 	return &pb->usemap[(section - pb->first_section) *
-				   USEMAP_LONGS_PER_SECTION +
+				   usemap_longs_per_section(bits) +
 			   bitidx / BITS_PER_LONG];
 }
 
 /*
- * The migratetype bits of the pageblock of @pfn, the isolate bit cleared,
- * as set_pageblock_migratetype() does, with the kernel's store: its
- * __set_pfnblock_flags_mask() replaces the bits in a compare-and-exchange
- * loop on the usemap word (a LOCK CMPXCHG per pageblock).
+ * The migratetype of the pageblock of @pfn as kernel @k stores it: the
+ * base's init_pageblock_migratetype(page, mt, false) replaces the
+ * migratetype and the isolate bit, 6.12's set_pageblock_migratetype()
+ * the migratetype bits (model/kernels.h: PAGEBLOCK_*). Both go through
+ * the kernel's compare-and-exchange loop on the usemap word
+ * (__set_pfnblock_flags_mask(), set_pfnblock_flags_mask() in 6.12): a
+ * LOCK CMPXCHG per pageblock. With @k constant, the kernel's bit count
+ * and mask are constants of the code.
  */
 static __always_inline void
-set_pageblock_migratetype(struct pageblock_flags *pb, unsigned long pfn,
-			  enum migratetype mt)
+kernel_set_pageblock_migratetype(const enum model_kernel k,
+				 struct pageblock_flags *pb, unsigned long pfn,
+				 enum migratetype mt)
 {
+	const unsigned int bits = kernel_value(k, KDIFF_PAGEBLOCK_BITS);
+	unsigned long mask = kernel_value(k, KDIFF_PAGEBLOCK_MASK);
 	unsigned int shift;
-	unsigned long *word = pfnblock_word(pb, pfn, &shift);
-	unsigned long mask = PAGEBLOCK_MIGRATETYPE_MASK | PAGEBLOCK_ISO_MASK;
+	unsigned long *word = pfnblock_word_bits(pb, pfn, &shift, bits);
 	unsigned long old = READ_ONCE(*word);
 
 	mask <<= shift;
@@ -102,14 +119,23 @@ set_pageblock_migratetype(struct pageblock_flags *pb, unsigned long pfn,
 		;
 }
 
-/* All NR_PAGEBLOCK_BITS bits of the pageblock of @pfn. */
+/* The base's: the migratetype bits of @pfn's pageblock, isolate cleared. */
+static __always_inline void
+set_pageblock_migratetype(struct pageblock_flags *pb, unsigned long pfn,
+			  enum migratetype mt)
+{
+	kernel_set_pageblock_migratetype(MODEL_KERNEL_BASE, pb, pfn, mt);
+}
+
+/* All the bits of the pageblock of @pfn, as many as its kernel has. */
 static __always_inline unsigned long
 get_pfnblock_bits(const struct pageblock_flags *pb, unsigned long pfn)
 {
 	unsigned int shift;
-	const unsigned long *word = pfnblock_word(pb, pfn, &shift);
+	const unsigned long *word =
+		pfnblock_word_bits(pb, pfn, &shift, pb->bits);
 
-	return (*word >> shift) & ((1UL << NR_PAGEBLOCK_BITS) - 1);
+	return (*word >> shift) & ((1UL << pb->bits) - 1);
 }
 
 #endif
