@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The table of differences between the model's two kernels, as data:
- * what tools/check-kernel-table compares with docs/model.md, and what the
- * runners print (kernel_differences[]). The model's code reads the same
- * list through kernel_value() (model/kernels.h).
+ * The table of differences between the model's two kernels as data,
+ * kernel_differences[], for the tests that walk it
+ * (tests/memmap_kernels_test.c). The model's code reads the same list
+ * through kernel_value() (model/kernels.h); tools/check-kernel-table
+ * reads it in the header.
  */
 #include "model/kernels.h"
 #include "model/include/linux/mm_types.h"
@@ -34,7 +35,7 @@ BUILD_BUG_ON(KDIFF_BASE_FOLIO_MM_IDS !=
 		  [MODEL_KERNEL_6_12] = v6_12_says},                      \
 	 .changed = changed_},
 const struct kernel_difference kernel_differences[] = {
-	KERNEL_DIFFERENCES(KDIFF_ENTRY){0}};
+	KERNEL_DIFFERENCES(KDIFF_ENTRY)};
 
 const char *model_kernel_name(enum model_kernel k)
 {

@@ -155,6 +155,7 @@ struct kernel_difference {
 	const char *changed;
 };
 
+/* The table, NR_KERNEL_DIFFERENCES entries in the order of the list. */
 extern const struct kernel_difference kernel_differences[];
 
 /* "base" or "6.12", as kernel= takes them; NULL for no kernel. */

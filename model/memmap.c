@@ -14,6 +14,7 @@
 #include "lib/prandom.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "model/mm/internal.h"
 #include "model/mm/mm_init.h"
 
 /*
@@ -544,16 +545,6 @@ static int model_head_refcount(const struct memmap *m)
 	return 0;
 }
 
-/* A 4-byte field of the first tail at kernel @k's offset, if it has it. */
-static void model_folio_int(enum model_kernel k, void *page1,
-			    enum kernel_difference_id id, int v)
-{
-	long off = kernel_value(k, id);
-
-	if (off >= 0)
-		memcpy((char *)page1 + off, &v, sizeof(v));
-}
-
 static void model_page(const struct memmap *m, union page_buf *out,
 		       unsigned long head_pfn, unsigned long idx)
 {
@@ -594,16 +585,10 @@ static void model_page(const struct memmap *m, union page_buf *out,
 		f1->_flags_1 = (f1->_flags_1 & ~0xffUL) | order;
 		f1->_large_mapcount = -1;
 		f1->_pincount = 0;
-		model_folio_int(k, f1, KDIFF_FOLIO_NR_PAGES_MAPPED, 0);
-		model_folio_int(k, f1, KDIFF_FOLIO_ENTIRE_MAPCOUNT, -1);
-		model_folio_int(k, f1, KDIFF_FOLIO_MM_ID_MAPCOUNT, -1);
-		if (kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT) >= 0)
-			model_folio_int(k, (char *)f1 + 4,
-					KDIFF_FOLIO_MM_ID_MAPCOUNT, -1);
-		if (kernel_value(k, KDIFF_FOLIO_MM_IDS) >= 0)
-			memset((char *)f1 + kernel_value(k, KDIFF_FOLIO_MM_IDS),
-			       0, sizeof(unsigned long));
-		model_folio_int(k, f1, KDIFF_FOLIO_NR_PAGES, 1 << order);
+		kernel_folio_set_int(k, f1, KDIFF_FOLIO_NR_PAGES_MAPPED, 0);
+		kernel_folio_set_int(k, f1, KDIFF_FOLIO_ENTIRE_MAPCOUNT, -1);
+		kernel_folio_set_mm_id(k, f1);
+		kernel_folio_set_int(k, f1, KDIFF_FOLIO_NR_PAGES, 1 << order);
 	} else if (idx == 2 && order > 1 &&
 		   !kernel_value(k, KDIFF_PREP_HEAD_AFTER_FIRST_TAIL)) {
 		/*

@@ -78,6 +78,24 @@ static __always_inline void kernel_folio_set_int(const enum model_kernel k,
 }
 
 /*
+ * The CONFIG_MM_ID fields of the first tail where kernel @k has them:
+ * _mm_id_mapcount[0] and [1] = -1, _mm_ids = 0.
+ */
+static __always_inline void kernel_folio_set_mm_id(const enum model_kernel k,
+						   void *page1)
+{
+	const long mapcount = kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT);
+	const long ids = kernel_value(k, KDIFF_FOLIO_MM_IDS);
+
+	if (mapcount >= 0) {
+		atomic_set_int((int *)((char *)page1 + mapcount), -1);
+		atomic_set_int((int *)((char *)page1 + mapcount + 4), -1);
+	}
+	if (ids >= 0)
+		*(unsigned long *)((char *)page1 + ids) = 0;
+}
+
+/*
  * 6.12's mm/internal.h prep_compound_tail(head, tail_idx): the tail by
  * its index, and compound_head always head + 1 (6.12 has no mask form:
  * model/kernels.h, PREP_TAIL_BY_INDEX and COMPOUND_INFO_MASK).
@@ -118,16 +136,7 @@ kernel_prep_compound_head(const enum model_kernel k,
 	atomic_set_int(&f1->_large_mapcount, -1);
 	kernel_folio_set_int(k, f1, KDIFF_FOLIO_ENTIRE_MAPCOUNT, -1);
 	kernel_folio_set_int(k, f1, KDIFF_FOLIO_NR_PAGES_MAPPED, 0);
-	kernel_folio_set_int(k, f1, KDIFF_FOLIO_MM_ID_MAPCOUNT, -1);
-	if (kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT) >= 0)
-		atomic_set_int(
-			(int *)((char *)f1 +
-				kernel_value(k, KDIFF_FOLIO_MM_ID_MAPCOUNT) +
-				4),
-			-1);
-	if (kernel_value(k, KDIFF_FOLIO_MM_IDS) >= 0)
-		*(unsigned long *)((char *)f1 +
-				   kernel_value(k, KDIFF_FOLIO_MM_IDS)) = 0;
+	kernel_folio_set_mm_id(k, f1);
 	atomic_set_int(&f1->_pincount, 0);
 	if (order > 1)
 		INIT_LIST_HEAD(&f2->_deferred_list);

@@ -34,7 +34,10 @@ static inline u64 state_probe_word(u64 value, size_t off)
 /* One run: the line at each @off gets state_probe_word(@value, off). */
 void state_probe_run(void *dst, size_t bytes, u64 value);
 
-/* Every line's word made what no run of @value writes. */
+/*
+ * Every line's word made what no run of @value writes, by non-temporal
+ * stores (no dirty lines left for the timed run that follows).
+ */
 void state_probe_poison(void *dst, size_t bytes, u64 value);
 
 /*
