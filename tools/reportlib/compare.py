@@ -53,7 +53,7 @@ from reportlib.stats import (
 # processes measured a line, not what: a log of one process and one of
 # six measure the same thing.
 MEASURE_KEYS = {
-    "runs", "node", "eff_mhz", "gbps", "mbps", "limit_frac",
+    "runs", "node", "eff_mhz", "gbps", "gbps_per_cpu", "mbps", "limit_frac",
     "speedup_vs_copy_clean", "evicted_pct", "limit_best", "limit",
     "beats_limit", "processes", "proc_spread",
 }

@@ -406,6 +406,16 @@ class OneLogAgainstSeveral(unittest.TestCase):
 
 
 class Helpers(unittest.TestCase):
+    def test_identity_leaves_out_results(self):
+        # bench_memmap_parallel's gbps_per_cpu= is a result: two runs of
+        # one configuration match whatever each measured.
+        a = {"suite": "bench_memmap_parallel", "strategy": "slow",
+             "cpus": 2, "median_ns": 10, "gbps": 1.5, "gbps_per_cpu": 0.75}
+        b = dict(a, median_ns=12, gbps=1.25, gbps_per_cpu=0.62)
+        self.assertEqual(identity(a), identity(b))
+        self.assertEqual(identity(a), (("suite", "bench_memmap_parallel"),
+                                       ("strategy", "slow"), ("cpus", 2)))
+
     def test_process_medians(self):
         rec = {"processes": 2, "samples_ns": [5, 1, 3, 10, 20, 40]}
         self.assertEqual(proc_medians(rec), [3, 20], "from the blocks")
