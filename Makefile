@@ -16,6 +16,8 @@
 VERSION := 0.1
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY := $(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+# The full hash goes into the "# build" line (lib/build_info.c).
+GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_VERSION := $(VERSION)+g$(GIT_REV)$(GIT_DIRTY)
 
 B := build
@@ -86,7 +88,9 @@ HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
 # version does, so a new commit rebuilds just the files that print it.
 $(B)/gen/version.h: FORCE
 	@mkdir -p $(dir $@)
-	@echo '#define NTB_VERSION "$(BUILD_VERSION)"' > $@.$$$$.tmp; \
+	@{ echo '#define NTB_VERSION "$(BUILD_VERSION)"'; \
+	  echo '#define NTB_COMMIT "$(GIT_COMMIT)"'; \
+	  echo '#define NTB_DIRTY $(if $(GIT_DIRTY),1,0)'; } > $@.$$$$.tmp; \
 	cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
 FORCE:
 

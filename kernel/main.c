@@ -23,6 +23,7 @@
 #include "kernel/watchdog.h"
 #include "lib/acpi.h"
 #include "lib/bench_summary.h"
+#include "lib/build_info.h"
 #include "lib/kunit.h"
 #include "lib/machine_options.h"
 #include "lib/options.h"
@@ -123,6 +124,7 @@ static void print_header(void)
 		c->has[X86_FEATURE_HYPERVISOR] ? " hypervisor=" : "",
 		c->has[X86_FEATURE_HYPERVISOR] ? c->hypervisor : "",
 		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
+	build_info_print();
 	kprintf("# cpu features=%s xcr0=0x%llx clflush_size=%u phys_bits=%u\n",
 		features, (unsigned long long)c->xcr0, c->clflush_size,
 		c->phys_bits);

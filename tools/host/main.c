@@ -14,6 +14,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/clean_cache.h"
 #include "include/platform.h"
+#include "lib/build_info.h"
 #include "lib/kunit.h"
 #include "lib/options.h"
 #include "lib/printf.h"
@@ -137,6 +138,7 @@ int main(int argc, char **argv)
 		boot_cpu_data.stepping, (unsigned long long)plat_tsc_khz(),
 		eff_clock, plat_cpu_count(), features,
 		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
+	build_info_print();
 	/* What this run was asked, as the image's "# options" line has it. */
 	options_format_set(set, sizeof(set));
 	kprintf("# options argv set=\"%s\"\n", set);

@@ -108,6 +108,35 @@ def typed(value):
     return value
 
 
+def parse_header(line):
+    """The "# ntboot VERSION key=value..." header: its fields as printed,
+    "version" added (LogfmtError where they cannot be read)."""
+    version, _, rest = line[len(HEADER_PREFIX):].partition(" ")
+    header = parse_logfmt(rest)
+    header["version"] = version
+    if "cpu" in header:     # CPUID pads the brand string
+        header["cpu"] = header["cpu"].strip()
+    return header
+
+
+def typed_metric(fields):
+    """A metric line's fields typed: numbers, and lists of integers for
+    samples_ns=, the other series a line carries (warm_samples_ns=,
+    cold_samples_ns=) and the process medians (proc_medians_ns=). Returns
+    the record and the list keys whose value is not such a list (left
+    out of it)."""
+    rec = {k: typed(v) for k, v in fields.items()}
+    bad = []
+    for key in [k for k in fields if k in LIST_KEYS
+                or k.endswith("_samples_ns")]:
+        try:
+            rec[key] = [int(x) for x in fields[key].split(",") if x != ""]
+        except ValueError:
+            bad.append(key)
+            del rec[key]
+    return rec, bad
+
+
 class Log:
     """The metric lines and the header of one log."""
 
@@ -197,19 +226,10 @@ def parse_log(text, name, label):
                 log.warnings.append(f"{name}:{lineno}: bad metric line "
                                     f"({e}): {line[:80]}")
                 continue
-            rec = {k: typed(v) for k, v in fields.items()}
-            # samples_ns=, the other series a line carries
-            # (warm_samples_ns=, cold_samples_ns=) and the process
-            # medians (proc_medians_ns=): lists of integers.
-            for key in [k for k in fields if k in LIST_KEYS
-                        or k.endswith("_samples_ns")]:
-                try:
-                    rec[key] = [int(x) for x in fields[key].split(",")
-                                if x != ""]
-                except ValueError:
-                    log.warnings.append(f"{name}:{lineno}: {key}= is not "
-                                        "a list of integers; ignored")
-                    del rec[key]
+            rec, bad = typed_metric(fields)
+            for key in bad:
+                log.warnings.append(f"{name}:{lineno}: {key}= is not "
+                                    "a list of integers; ignored")
             rec.setdefault("suite", "unknown")
             rec["_log"] = label
             log.metrics.append(rec)
@@ -233,14 +253,10 @@ def parse_log(text, name, label):
                                     f"{prefix[2:-1]} line ({e}): "
                                     f"{line[:80]}")
         elif line.startswith(HEADER_PREFIX) and not log.header:
-            version, _, rest = line[len(HEADER_PREFIX):].partition(" ")
             try:
-                log.header = parse_logfmt(rest)
+                log.header = parse_header(line)
             except LogfmtError:
-                log.header = {}
-            log.header["version"] = version
-            if "cpu" in log.header:     # CPUID pads the brand string
-                log.header["cpu"] = log.header["cpu"].strip()
+                log.header = {"version": line.split(" ")[2]}
         elif line.startswith(OPTIONS_PREFIX) and ' set="' in line:
             # set= comes last; load="..." before it is the firmware's
             # text, printed as it came, so it is not read as logfmt.
