@@ -84,6 +84,13 @@ HOST_TEST_CFLAGS := $(HOST_CFLAGS) -DNTB_HOST_TESTS -DNTB_NTCHECK -O1 -fno-omit-
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 HOST_BENCH_CFLAGS := $(HOST_CFLAGS) -O2
 
+# The "# build" line (lib/build_info.c) names the flags that shape each
+# build's code: its own, without the warnings and include paths.
+build_flags = -DNTB_BUILD_FLAGS='"$(strip $(filter-out -W% -I%,$(1)))"'
+$(B)/image/lib/build_info.o: BUILD_INFO_CFLAGS = $(call build_flags,$(IMAGE_CFLAGS))
+$(B)/host-test/lib/build_info.o: BUILD_INFO_CFLAGS = $(call build_flags,$(HOST_TEST_CFLAGS))
+$(B)/host-bench/lib/build_info.o: BUILD_INFO_CFLAGS = $(call build_flags,$(HOST_BENCH_CFLAGS))
+
 # The version string lives in a generated header that changes only when the
 # version does, so a new commit rebuilds just the files that print it.
 $(B)/gen/version.h: FORCE
@@ -113,7 +120,7 @@ image: $(B)/BOOTX64.EFI
 $(B)/image/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(IMAGE_CFLAGS) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(IMAGE_CFLAGS) $(MODEL_CFLAGS) $(BUILD_INFO_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/image/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
@@ -134,12 +141,12 @@ $(B)/BOOTX64.EFI: $(B)/ntboot.so
 $(B)/host-test/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
-	$(Q)$(CC) $(HOST_TEST_CFLAGS) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(HOST_TEST_CFLAGS) $(MODEL_CFLAGS) $(BUILD_INFO_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/host-bench/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $< (bench)"
-	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $(MODEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $(MODEL_CFLAGS) $(BUILD_INFO_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/host/ntboot-test: $(HOST_TEST_OBJS)
 	@mkdir -p $(dir $@)

@@ -19,6 +19,11 @@
 #endif
 #endif
 
+/* Set by the Makefile for the image and the hosted programs. */
+#ifndef NTB_BUILD_FLAGS
+#define NTB_BUILD_FLAGS "unknown"
+#endif
+
 #ifdef __clang__
 #define BUILD_COMPILER "clang " __clang_version__
 #else
@@ -28,6 +33,6 @@
 void build_info_print(void)
 {
 	kprintf("# build target=" BUILD_TARGET " config=" BUILD_CONFIG
-		" compiler=\"%s\" commit=%s dirty=%u\n",
-		BUILD_COMPILER, NTB_COMMIT, NTB_DIRTY);
+		" compiler=\"%s\" flags=\"%s\" commit=%s dirty=%u\n",
+		BUILD_COMPILER, NTB_BUILD_FLAGS, NTB_COMMIT, NTB_DIRTY);
 }

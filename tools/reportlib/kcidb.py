@@ -34,6 +34,7 @@ KTAP_VERSION = "KTAP version 1"
 BUILD_PREFIX = "# build "
 SUBTEST_PREFIX = "# Subtest: "
 BAIL_PREFIX = "Bail out!"
+STARTING_RE = re.compile(r"ntboot (\S+): starting")
 PLAN_RE = re.compile(r"1\.\.(\d+)(?: #.*)?")
 RESULT_RE = re.compile(r"(not ok|ok) (\d+) (\S+)(?: # (\S+)(?: (.*))?)?")
 # "    # case: duration_us=N" and "    # case: unexpected CPU exception ..."
@@ -94,6 +95,7 @@ class Result:
             self.status, self.comment = "FAIL", None
         self.duration_us = None
         self.excerpt = None
+        self.reported = True        # False: named, its result never came
 
 
 class Suite:
@@ -114,10 +116,12 @@ class Metric:
 
 
 class Run:
-    """What one log holds, read as far as it was printed whole."""
+    """One report of a log (a boot or a hosted run), read as far as it
+    was printed whole."""
 
-    def __init__(self, name):
+    def __init__(self, name, index, warnings):
         self.name = name
+        self.index = index          # the log's first report is 0
         self.header = None
         self.header_lineno = None
         self.build = None
@@ -129,50 +133,77 @@ class Run:
         self.bail = None            # (lineno, reason)
         self.end_lineno = 0         # the last line read whole
         self.ktap_text = []         # the lines read, for the run's id
-        self.warnings = []
+        # "ntboot VERSION: starting" (boot/efi_main.c), before the KTAP
+        # stream: what names an image that stopped before its header.
+        self.starting = None
+        self.warnings = warnings    # the log's, shared by its runs
 
     def warn(self, lineno, why):
         self.warnings.append(f"{self.name}:{lineno}: {why}")
 
 
-def split_whole_lines(text, name, run):
+def split_whole_lines(text, name, warnings):
     """The log's lines, cleaned, with numbers; a last line that ends
     without a newline is named and not read: its end is unknown ("ok 3
     x" may have been "ok 3 x # SKIP why")."""
     raw = text.split("\n")
     last = raw.pop()
     if last.strip():
-        run.warn(len(raw) + 1, f"the log ends mid-line, not read: "
-                 f"'{CONTROL_RE.sub('', last)[:60]}'")
+        warnings.append(f"{name}:{len(raw) + 1}: the log ends mid-line, "
+                        f"not read: '{CONTROL_RE.sub('', last)[:60]}'")
     return [(i + 1, CONTROL_RE.sub("", line).rstrip())
             for i, line in enumerate(raw)]
 
 
-def read_run(text, name):
-    """The Run of one log's text (KcidbError where none can be made)."""
-    run = Run(name)
-    lines = split_whole_lines(text, name, run)
-    start = next((i for i, (_, line) in enumerate(lines)
-                  if line.endswith(KTAP_VERSION)), None)
-    if start is None:
+def read_runs(text, name):
+    """The Runs of one log's text, a report each (a log of a job that
+    booted several times holds several), and the log's warnings.
+    KcidbError where one cannot be read."""
+    warnings = []
+    lines = split_whole_lines(text, name, warnings)
+    # A report opens with "KTAP version 1" at the start of a line, or
+    # after firmware text left without its newline; a suite's is indented.
+    starts = [i for i, (_, line) in enumerate(lines)
+              if line.endswith(KTAP_VERSION) and not line.startswith(" ")]
+    if not starts:
         raise KcidbError(name, None, f"no '{KTAP_VERSION}' line in "
                          f"{len(lines)} whole lines: not an ntboot log")
-    plan_at = next((i for i in range(start + 1, len(lines))
-                    if lines[i][1].strip()), None)
+    runs = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        before = lines[starts[k - 1] if k else 0:start]
+        runs.append(read_run(name, k, warnings, before, lines[start:end]))
+    if len(runs) > 1:
+        warnings.append(f"{name}: {len(runs)} reports (the machine "
+                        "started again): each is a run of its own")
+    return runs, warnings
+
+
+def read_run(name, index, warnings, before, lines):
+    """One report: `lines` from its "KTAP version 1" to the next report's
+    or the log's end; `before`, the text in front of it."""
+    run = Run(name, index, warnings)
+    for _, line in before:
+        if m := STARTING_RE.search(line):
+            run.starting = m.group(1)
+    start_lineno = lines[0][0]
+    plan_at = next((i for i in range(1, len(lines))
+                    if lines[i][1].strip() and
+                    not lines[i][1].lstrip().startswith("#")), None)
     plan = plan_at is not None and PLAN_RE.fullmatch(lines[plan_at][1])
     if not plan:
-        lineno = lines[plan_at][0] if plan_at is not None else \
-            lines[start][0]
+        lineno = lines[plan_at][0] if plan_at is not None else start_lineno
         raise KcidbError(name, lineno, f"no KTAP plan '1..N' after "
-                         f"'{KTAP_VERSION}' (line {lines[start][0]}): "
+                         f"'{KTAP_VERSION}' (line {start_lineno}): "
                          "the log does not say what it was to run")
     run.planned = int(plan.group(1))
-    run.ktap_text = [KTAP_VERSION, lines[plan_at][1]]
-    walk(run, lines[plan_at + 1:])
-    if run.header is None:
-        raise KcidbError(name, None, "no '# ntboot VERSION ...' header: "
-                         "the log does not say what built it")
-    if run.build is None:
+    run.ktap_text = [KTAP_VERSION]
+    walk(run, lines[1:])
+    if run.header is None and (run.bail is None or run.starting is None):
+        raise KcidbError(name, start_lineno, "no '# ntboot VERSION ...' "
+                         "header in the report that starts here: the log "
+                         "does not say what built it")
+    if run.header is not None and run.build is None:
         run.warn(run.header_lineno, "no '# build' line after the header "
                  "(a log of ntboot before its builds named themselves): "
                  "the build is named by its version alone, with no "
@@ -191,11 +222,12 @@ def walk(run, lines):
             continue
         run.ktap_text.append(line)
         if body.startswith(BAIL_PREFIX):
+            # What follows is the report's count and its summary.
             run.bail = (lineno, body[len(BAIL_PREFIX):].strip())
-            return
+            continue
         if depth == 0 and (m := SUMMARY_RE.match(body)):
             run.summary = tuple(int(x) for x in m.groups())
-            return
+            break
         if suite is not None:
             pending["excerpt"].append(line)
         if body.startswith(METRIC_PREFIX):
@@ -213,12 +245,14 @@ def walk(run, lines):
         elif depth == 1 and suite and suite.planned is None and \
                 (m := PLAN_RE.fullmatch(body)):
             suite.planned = int(m.group(1))
+        elif depth == 0 and PLAN_RE.fullmatch(body) and not run.suites:
+            pass                        # the plan, read by read_run()
         elif m := RESULT_RE.fullmatch(body):
             suite = read_result(run, suite, lineno, depth, m, pending)
         elif m := DURATION_RE.fullmatch(body):
-            pending["durations"][m.group(1)] = int(m.group(2))
+            pending["durations"][m.group(1)] = (lineno, int(m.group(2)))
         elif m := FAULT_RE.match(body):
-            pending["faults"][m.group(1)] = body[2:]
+            pending["faults"][m.group(1)] = (lineno, body[2:])
         elif body.startswith(HEADER_PREFIX) and run.header is None:
             read_header(run, lineno, body)
         elif body.startswith(BUILD_PREFIX) and run.build is None:
@@ -231,6 +265,17 @@ def walk(run, lines):
             run.options = body.rpartition(' set="')[2].rstrip('"')
         elif not body.startswith("#"):
             run.warn(lineno, f"not a KTAP line, not read: '{body[:60]}'")
+    if suite is not None and suite.result is None:
+        # The log names the case it ended in (its exception or its
+        # duration came before the result that never did): ERROR.
+        for case, (lineno, text) in {**pending["durations"],
+                                     **pending["faults"]}.items():
+            why = text if isinstance(text, str) else \
+                "the log ends before its result"
+            case = Result(lineno, 1, ("not ok", None, case, None, None),
+                          why)
+            case.reported = False
+            suite.cases.append(case)
 
 
 def read_metric(run, suite, lineno, body):
@@ -248,14 +293,14 @@ def read_metric(run, suite, lineno, body):
 
 def read_result(run, suite, lineno, depth, m, pending):
     """A result line: a case of the open suite or a suite's own."""
-    words = (m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))
     try:
-        result = Result(lineno, depth, words,
-                        pending["faults"].get(m.group(3)))
+        fault = pending["faults"].pop(m.group(3), (None, None))[1]
+        result = Result(lineno, depth, m.groups(), fault)
     except ValueError as e:
         raise KcidbError(run.name, lineno, str(e)) from e
     if depth == 1 and suite is not None and suite.result is None:
-        result.duration_us = pending["durations"].get(result.name)
+        result.duration_us = pending["durations"].pop(result.name,
+                                                      (None, None))[1]
         if result.status in ("FAIL", "ERROR"):
             result.excerpt = "\n".join(pending["excerpt"]) + "\n"
         pending["excerpt"].clear()
@@ -273,11 +318,17 @@ def read_result(run, suite, lineno, depth, m, pending):
         # A top-level test without cases of its own.
         suite = Suite(lineno)
         run.suites.append(suite)
-    elif suite.name != result.name:
+    elif suite.name is not None and suite.name != result.name:
         raise KcidbError(run.name, lineno, f"result names '{result.name}' "
                          f"but its suite was '{suite.name}'")
     suite.name = result.name
     suite.result = result
+    if suite.planned is not None and len(suite.cases) != suite.planned:
+        run.warn(lineno, f"suite '{suite.name}' reports {len(suite.cases)} "
+                 f"of its {suite.planned} planned cases")
+        result.status = highest([result.status, "ERROR"])
+        result.comment = (f"{len(suite.cases)} of its {suite.planned} "
+                          "planned cases reported")
     return suite
 
 
@@ -308,15 +359,19 @@ class Objects:
                 "tests": list(self.tests.values())}
 
     def add_run(self, run):
-        build_id = self.add_build(run)
-        run_id = hashlib.sha256("\n".join(run.ktap_text).encode()
-                                ).hexdigest()[:16]
-        # As printed: "uefi=2.10" is not the number 2.1.
-        env = {k: v for k, v in run.header.items()
-               if k not in ("version", "cpu")}
-        common = {"origin": self.origin, "build_id": build_id,
-                  "environment": {"comment": run.header.get("cpu", "?"),
-                                  "misc": env}}
+        build_id, target = self.add_build(run)
+        # The log's second report is another run even where its text is
+        # the first's.
+        text = "\n".join(run.ktap_text + [f"#{run.index}"] * bool(run.index))
+        run_id = hashlib.sha256(text.encode()).hexdigest()[:16]
+        common = {"origin": self.origin, "build_id": build_id}
+        if run.header is not None:
+            # As printed: "uefi=2.10" is not the number 2.1.
+            env = {k: v for k, v in run.header.items()
+                   if k not in ("version", "cpu")}
+            env.setdefault("platform", target)
+            common["environment"] = {"comment": run.header.get("cpu", "?"),
+                                     "misc": env}
         prefix = f"{build_id}:{run_id}"
 
         ids = set()     # this run's: the same run sent again replaces
@@ -361,7 +416,8 @@ class Objects:
         for metric in suite.metrics:
             where = base if metric.case is None else \
                 f"{base}.{name_path(metric.case)}"
-            self.add_metric(add, run, where, metric)
+            self.add_metric(add, run, where, metric,
+                            metric.case is None and suite.result is None)
         if suite.result is not None:
             fields = {"comment": suite.result.comment} \
                 if suite.result.comment else {}
@@ -369,16 +425,18 @@ class Objects:
             statuses.append(suite.result.status)
         else:
             planned = suite.planned if suite.planned is not None else "?"
-            why = (f"the log ends after {len(suite.cases)} of its "
-                   f"{planned} cases; the case after them never reported")
+            done = sum(1 for case in suite.cases if case.reported)
+            why = (f"the log ends after {done} of its {planned} cases; "
+                   "the case after them never reported")
             if run.bail:
-                why = (f"stopped after {len(suite.cases)} of its {planned} "
-                       f"cases: {BAIL_PREFIX} {run.bail[1]}")
+                why = (f"stopped after {done} of its {planned} cases: "
+                       f"{BAIL_PREFIX} {run.bail[1]}")
             add(base, "ERROR", suite.lineno, comment=why)
             statuses.append("ERROR")
         return statuses
 
-    def add_metric(self, add, run, where, metric):
+    def add_metric(self, add, run, where, metric, orphan=False):
+        """A metric line's test; an orphan's case never reported."""
         key, value = number_of(metric.fields)
         if key is None:
             raise KcidbError(run.name, metric.lineno, "metric line without "
@@ -389,7 +447,7 @@ class Objects:
                  if k not in ("suite", key)]
         path = ".".join([where] + parts + [path_part(key)])
         extra = {}
-        if metric.case is None and where != "ntboot":
+        if orphan:
             extra["comment"] = ("measured by a case that never reported "
                                 "its result")
         if value == NOT_AVAILABLE:
@@ -407,28 +465,35 @@ class Objects:
             **extra)
 
     def add_build(self, run):
-        h, b = run.header, run.build or {}
-        version = h["version"]
+        """The run's build and its checkout, each added once; returns the
+        build's id and its target (image or host)."""
+        h, b = run.header or {}, run.build or {}
+        version = h.get("version", run.starting)
         commit = b.get("commit", "")
         dirty = str(b.get("dirty", "")) == "1" or version.endswith("-dirty")
-        if re.fullmatch(r"[0-9a-f]{40}", commit):
-            checkout_id = f"{self.origin}:{commit}" + \
-                ("-dirty" if dirty else "")
-        else:
-            checkout_id = f"{self.origin}:{version}"
-        checkout = {"id": checkout_id, "origin": self.origin, "valid": True,
+        checkout = {"origin": self.origin, "valid": True,
                     "git_commit_name": version,
                     "comment": f"ntboot {version}",
                     "misc": {"dirty": dirty}}
-        if checkout_id.startswith(f"{self.origin}:{commit}") and commit:
+        if re.fullmatch(r"[0-9a-f]{40}", commit):
+            # A dirty tree: the commit it was built on, changes uncommitted.
+            checkout_id = f"{self.origin}:{commit}" + \
+                ("-dirty" if dirty else "")
             checkout["git_commit_hash"] = commit
+        else:
+            checkout_id = f"{self.origin}:{version}"
+        checkout = dict(id=checkout_id, **checkout)
         self.checkouts.setdefault(checkout_id, checkout)
         target = b.get("target", "host" if h.get("platform") == "host"
                        else "image")
         config = b.get("config", target)
         compiler = b.get("compiler", "").strip()
-        build_id = f"{checkout_id}:{config}" + \
-            (f":{compiler}" if compiler else "")
+        flags = b.get("flags")
+        build_id = f"{checkout_id}:{config}"
+        if compiler:
+            build_id += f":{compiler}"
+        if flags is not None:
+            build_id += ":" + hashlib.sha256(flags.encode()).hexdigest()[:8]
         build = {"id": build_id, "origin": self.origin,
                  "checkout_id": checkout_id, "architecture": "x86_64",
                  "config_name": config, "status": "PASS",
@@ -436,8 +501,10 @@ class Objects:
                  "misc": {"target": target}}
         if compiler:
             build["compiler"] = compiler
+        if flags is not None:
+            build["misc"]["flags"] = flags
         self.builds.setdefault(build_id, build)
-        return build_id
+        return build_id, target
 
 
 def number_of(fields):

@@ -8,7 +8,7 @@ import json
 import os
 import unittest
 
-from reportlib.kcidb import KcidbError, Objects, read_run
+from reportlib.kcidb import KcidbError, Objects, read_runs
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 HEAD = """BdsDxe: starting Boot0001
@@ -53,7 +53,7 @@ ok 2 pollution
   # last: pass:1 fail:1 skip:0 total:2
 not ok 3 last
 # metric suite=ntboot results=12
-ntboot: 2 passed, 3 failed, 1 skipped
+ntboot: 3 passed, 2 failed, 1 skipped
 """
 WHOLE = HEAD + BUILD + OPTIONS + BODY
 
@@ -61,7 +61,8 @@ WHOLE = HEAD + BUILD + OPTIONS + BODY
 def report(*texts):
     objects = Objects()
     for i, text in enumerate(texts):
-        objects.add_run(read_run(text, f"log{i}"))
+        for run in read_runs(text, f"log{i}")[0]:
+            objects.add_run(run)
     return objects.report()
 
 
@@ -142,13 +143,14 @@ class Ids(unittest.TestCase):
 class Truncated(unittest.TestCase):
     def test_cut_mid_line(self):
         cut = WHOLE[:WHOLE.index("ok 1 l1") + len("ok 1 l")]
-        run = read_run(cut, "cut.log")
-        self.assertEqual(len(run.warnings), 1)
-        self.assertRegex(run.warnings[0],
+        warnings = read_runs(cut, "cut.log")[1]
+        self.assertEqual(len(warnings), 1)
+        self.assertRegex(warnings[0],
                          r"^cut\.log:\d+: the log ends mid-line")
         t = tests_by_path(report(cut))
         self.assertNotIn("ntboot.last.l", t)
-        self.assertNotIn("ntboot.last.l1", t)
+        # Its duration line named it: ERROR, never PASS.
+        self.assertEqual(t["ntboot.last.l1"]["status"], "ERROR")
         self.assertEqual(t["ntboot.last"]["status"], "ERROR")
         self.assertIn("0 of its 2 cases", t["ntboot.last"]["comment"])
         self.assertEqual(t["ntboot"]["status"], "FAIL")  # bench_x failed
@@ -174,24 +176,82 @@ class Truncated(unittest.TestCase):
         self.assertEqual(t["ntboot.bench_x"]["status"], "ERROR")
 
     def test_bail_out(self):
-        text = HEAD + BUILD + "Bail out! bad option 'bogus=1'\n"
-        t = tests_by_path(report(text))
+        # As the image bails on a bad option: before its header.
+        text = ("ntboot 0.1+g0123456789ab: starting\nKTAP version 1\n"
+                "1..0\nBail out! bad option 'bogus=1'\n"
+                "ntboot: 0 passed, 0 failed, 0 skipped\n")
+        rep = report(text)
+        t = tests_by_path(rep)
         self.assertEqual(list(t), ["ntboot"])
         self.assertEqual(t["ntboot"]["status"], "MISS")
         self.assertIn("bogus=1", t["ntboot"]["comment"])
+        self.assertNotIn("environment", t["ntboot"])
+        self.assertEqual(rep["builds"][0]["id"],
+                         "ntboot:0.1+g0123456789ab:image")
+        with self.assertRaisesRegex(KcidbError, r"^b\.log:1: no '# ntboot"):
+            read_runs(text.split("\n", 1)[1], "b.log")
+
+    def test_bail_out_inside_a_suite(self):
+        cut = WHOLE[:WHOLE.index("    # l1:")] + "Bail out! watchdog\n"
+        t = tests_by_path(report(cut))
+        self.assertEqual(t["ntboot.last"]["status"], "ERROR")
+        self.assertIn("Bail out! watchdog", t["ntboot.last"]["comment"])
+        # A suite cut short ranks above the harness's MISS.
+        self.assertEqual(t["ntboot"]["status"], "FAIL")
+        self.assertIn("Bail out! watchdog", t["ntboot"]["comment"])
+
+    def test_case_named_before_the_end(self):
+        # The exception's line names the case; its result never came.
+        cut = WHOLE[:WHOLE.index("    # l1:")] + \
+            "    # l1: unexpected CPU exception #PF (vector 14); case " \
+            "aborted\n"
+        t = tests_by_path(report(cut))
+        self.assertEqual(t["ntboot.last.l1"]["status"], "ERROR")
+        self.assertIn("#PF", t["ntboot.last.l1"]["comment"])
+        cut = WHOLE[:WHOLE.index("  ok 1 l1")]
+        t = tests_by_path(report(cut))
+        self.assertEqual(t["ntboot.last.l1"]["status"], "ERROR")
+        self.assertNotIn("duration", t["ntboot.last.l1"])
+
+    def test_suite_short_of_its_plan(self):
+        text = WHOLE.replace("  1..2\n", "  1..3\n")
+        runs, warnings = read_runs(text, "s.log")
+        self.assertRegex(warnings[0], r"^s\.log:\d+: suite 'last' reports "
+                         "2 of its 3 planned cases")
+        pollution = WHOLE.replace("  1..1\n", "  1..2\n")
+        t = tests_by_path(report(pollution))
+        self.assertEqual(t["ntboot.pollution"]["status"], "ERROR")
+
+    def test_comment_before_the_plan(self):
+        text = WHOLE.replace("KTAP version 1\n1..3\n",
+                             "KTAP version 1\n# console: no UART\n1..3\n")
+        self.assertEqual(len(report(text)["tests"]), 13)
+
+    def test_two_reports_in_one_log(self):
+        # A job that booted twice: each report a run of its own.
+        runs, warnings = read_runs(WHOLE + WHOLE, "two.log")
+        self.assertEqual(len(runs), 2)
+        self.assertIn("2 reports", warnings[-1])
+        rep = report(WHOLE + WHOLE)
+        self.assertEqual(len(rep["tests"]), 26)
+        self.assertEqual(len(rep["builds"]), 1)
+        # Restarted inside a suite: the first run's suite never ended.
+        cut = WHOLE[:WHOLE.index("    # l1:")] + WHOLE
+        t = [x for x in report(cut)["tests"] if x["path"] == "ntboot.last"]
+        self.assertEqual(sorted(x["status"] for x in t), ["ERROR", "FAIL"])
 
     def test_no_plan(self):
         text = "KTAP version 1\n# ntboot 0.1 cpu=x\nok 1 a\n"
-        with self.assertRaisesRegex(KcidbError, r"^p\.log:2: no KTAP plan"):
-            read_run(text, "p.log")
+        with self.assertRaisesRegex(KcidbError, r"^p\.log:3: no KTAP plan"):
+            read_runs(text, "p.log")
 
     def test_not_ktap(self):
         with self.assertRaisesRegex(KcidbError, r"^x\.log: no 'KTAP"):
-            read_run("hello\n", "x.log")
+            read_runs("hello\n", "x.log")
 
     def test_older_build(self):
-        run = read_run(HEAD + BODY, "old.log")
-        self.assertEqual(run.warnings,
+        warnings = read_runs(HEAD + BODY, "old.log")[1]
+        self.assertEqual(warnings,
                          ["old.log:4: no '# build' line after the header "
                           "(a log of ntboot before its builds named "
                           "themselves): the build is named by its version "
