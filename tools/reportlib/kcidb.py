@@ -15,12 +15,20 @@ import hashlib
 import re
 
 from reportlib.compare import identity, primary
+from reportlib.ktap import (
+    BAIL_PREFIX,
+    PLAN_RE,
+    RESULT_RE,
+    SUBTEST_PREFIX,
+    SUMMARY_RE,
+    VERSION_LINE,
+    result_parts,
+)
 from reportlib.logs import (
     CONTROL_RE,
     HEADER_PREFIX,
     METRIC_PREFIX,
     OPTIONS_PREFIX,
-    SUMMARY_RE,
     LogfmtError,
     parse_header,
     parse_logfmt,
@@ -30,13 +38,8 @@ from reportlib.logs import (
 VERSION = {"major": 5, "minor": 3}
 DEFAULT_ORIGIN = "ntboot"
 ORIGIN_RE = re.compile(r"[a-z0-9_]+")
-KTAP_VERSION = "KTAP version 1"
 BUILD_PREFIX = "# build "
-SUBTEST_PREFIX = "# Subtest: "
-BAIL_PREFIX = "Bail out!"
 STARTING_RE = re.compile(r"ntboot (\S+): starting")
-PLAN_RE = re.compile(r"1\.\.(\d+)(?: #.*)?")
-RESULT_RE = re.compile(r"(not ok|ok) (\d+) (\S+)(?: # (\S+)(?: (.*))?)?")
 # "    # case: duration_us=N" and "    # case: unexpected CPU exception ..."
 # (lib/kunit.c), both printed before the case's result line.
 DURATION_RE = re.compile(r"# (\S+): duration_us=(\d+)")
@@ -77,10 +80,12 @@ def name_path(name):
 class Result:
     """A KTAP result line: a suite (depth 0) or a case (depth 1)."""
 
-    def __init__(self, lineno, depth, words, fault):
-        status, _, self.name, directive, reason = words
+    def __init__(self, lineno, depth, status, rest, fault):
+        self.name, directive, reason = result_parts(rest)
         self.lineno = lineno
         self.depth = depth
+        if not self.name:
+            raise ValueError("result has no test name")
         if directive and directive != "SKIP":
             raise ValueError(f"unknown directive '# {directive}'")
         if directive:
@@ -164,9 +169,9 @@ def read_runs(text, name):
     # A report opens with "KTAP version 1" at the start of a line, or
     # after firmware text left without its newline; a suite's is indented.
     starts = [i for i, (_, line) in enumerate(lines)
-              if line.endswith(KTAP_VERSION) and not line.startswith(" ")]
+              if line.endswith(VERSION_LINE) and not line.startswith(" ")]
     if not starts:
-        raise KcidbError(name, None, f"no '{KTAP_VERSION}' line in "
+        raise KcidbError(name, None, f"no '{VERSION_LINE}' line in "
                          f"{len(lines)} whole lines: not an ntboot log")
     runs = []
     for k, start in enumerate(starts):
@@ -194,10 +199,10 @@ def read_run(name, index, warnings, before, lines):
     if not plan:
         lineno = lines[plan_at][0] if plan_at is not None else start_lineno
         raise KcidbError(name, lineno, f"no KTAP plan '1..N' after "
-                         f"'{KTAP_VERSION}' (line {start_lineno}): "
+                         f"'{VERSION_LINE}' (line {start_lineno}): "
                          "the log does not say what it was to run")
     run.planned = int(plan.group(1))
-    run.ktap_text = [KTAP_VERSION]
+    run.ktap_text = [VERSION_LINE]
     walk(run, lines[1:])
     if run.header is None and (run.bail is None or run.starting is None):
         raise KcidbError(name, start_lineno, "no '# ntboot VERSION ...' "
@@ -232,7 +237,7 @@ def walk(run, lines):
             pending["excerpt"].append(line)
         if body.startswith(METRIC_PREFIX):
             read_metric(run, suite, lineno, body)
-        elif body == KTAP_VERSION and depth == 1:
+        elif body == VERSION_LINE and depth == 1:
             if suite is not None and suite.result is None:
                 raise KcidbError(run.name, lineno, "a suite opens inside "
                                  f"suite '{suite.name}' (line "
@@ -272,8 +277,7 @@ def walk(run, lines):
                                      **pending["faults"]}.items():
             why = text if isinstance(text, str) else \
                 "the log ends before its result"
-            case = Result(lineno, 1, ("not ok", None, case, None, None),
-                          why)
+            case = Result(lineno, 1, "not ok", case, why)
             case.reported = False
             suite.cases.append(case)
 
@@ -294,8 +298,9 @@ def read_metric(run, suite, lineno, body):
 def read_result(run, suite, lineno, depth, m, pending):
     """A result line: a case of the open suite or a suite's own."""
     try:
-        fault = pending["faults"].pop(m.group(3), (None, None))[1]
-        result = Result(lineno, depth, m.groups(), fault)
+        name = result_parts(m.group(3))[0]
+        fault = pending["faults"].pop(name, (None, None))[1]
+        result = Result(lineno, depth, m.group(1), m.group(3), fault)
     except ValueError as e:
         raise KcidbError(run.name, lineno, str(e)) from e
     if depth == 1 and suite is not None and suite.result is None:

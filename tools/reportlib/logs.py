@@ -11,6 +11,8 @@ ran with which seed) are diagnostics and not read.
 import re
 import sys
 
+from reportlib.ktap import SUMMARY_RE
+
 # Terminal escapes (firmware screen handling) and other control characters.
 CONTROL_RE = re.compile(r"\x1b\[[0-9;=?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
 METRIC_PREFIX = "# metric "
@@ -31,7 +33,6 @@ OWN_LINES = ((STATE_PREFIX, "own_states"),
 HEADER_PREFIX = "# ntboot "
 # "# options ... set=\"runs=5 namespace=1G\"": the options a word set.
 OPTIONS_PREFIX = "# options "
-SUMMARY_RE = re.compile(r"^ntboot: (\d+) passed, (\d+) failed, (\d+) skipped")
 INT_RE = re.compile(r"-?\d+")
 # The keys of a line measured in several processes (processes=P,
 # proc_medians_ns=, proc_spread=). They say how a line was measured and
