@@ -37,6 +37,8 @@
 
 /* Struct pages (or 64-byte blocks of a fill) checked after each run. */
 #define SAMPLE_N 1024
+/* result_keys(): seven numbers of up to 20 digits and their keys. */
+#define RESULT_KEYS_LEN 224
 
 /* What a fill writes with rep stosb: one non-zero byte. */
 #define STOSB_BYTE 0xa5
@@ -393,18 +395,29 @@ static void add_probe(struct kunit *test, struct contender *c,
 	(*n)++;
 }
 
+/* "runs=... stddev_ns=...": a result's figures, as every metric line has. */
+static const char *result_keys(char *buf, size_t len,
+			       const struct bench_result *r)
+{
+	ntb_snprintf(buf, len,
+		     "runs=%u first_ns=%llu median_ns=%llu min_ns=%llu "
+		     "max_ns=%llu mean_ns=%llu stddev_ns=%llu",
+		     r->runs, r->first_ns, r->median_ns, r->min_ns, r->max_ns,
+		     r->mean_ns, r->stddev_ns);
+	return buf;
+}
+
 static void print_probe(const struct contender *c, const struct bench_entry *e,
 			const char *context)
 {
 	const struct bench_result *r = &e->res;
+	char keys[RESULT_KEYS_LEN];
 
 	kunit_diag("# metric suite=bench_probe strategy=%s%s "
-		   "bytes=%zu lines=%zu runs=%u first_ns=%llu median_ns=%llu "
-		   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-		   "ns_per_line=%s %snode=%d",
-		   c->name, context, c->bytes, c->bytes / 64, r->runs,
-		   r->first_ns, r->median_ns, r->min_ns, r->max_ns, r->mean_ns,
-		   r->stddev_ns, bench_fixed(r->median_ns, c->bytes / 64, 3),
+		   "bytes=%zu lines=%zu %s ns_per_line=%s %snode=%d",
+		   c->name, context, c->bytes, c->bytes / 64,
+		   result_keys(keys, sizeof(keys), r),
+		   bench_fixed(r->median_ns, c->bytes / 64, 3),
 		   bench_eff_mhz_key(r), plat_numa_node_of(c->dst));
 	bench_print_samples(r);
 }
@@ -413,15 +426,14 @@ static void print_fill(const struct contender *c, const struct bench_entry *e,
 		       const char *context)
 {
 	const struct bench_result *r = &e->res;
+	char keys[RESULT_KEYS_LEN];
 
 	kunit_diag("# metric suite=bench_limit strategy=%s variant=%s%s "
-		   "bytes=%zu runs=%u first_ns=%llu median_ns=%llu "
-		   "min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-		   "gbps=%s %snode=%d",
+		   "bytes=%zu %s gbps=%s %snode=%d",
 		   c->name, c->v ? c->v->name : "rep_stosb", context, c->bytes,
-		   r->runs, r->first_ns, r->median_ns, r->min_ns, r->max_ns,
-		   r->mean_ns, r->stddev_ns, bench_gbps(c->bytes, r->median_ns),
-		   bench_eff_mhz_key(r), plat_numa_node_of(c->dst));
+		   result_keys(keys, sizeof(keys), r),
+		   bench_gbps(c->bytes, r->median_ns), bench_eff_mhz_key(r),
+		   plat_numa_node_of(c->dst));
 	bench_print_samples(r);
 }
 
@@ -687,6 +699,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	/* Only verified strategies become numbers. */
 	for (u32 i = 0; i < n; i++) {
 		const struct bench_result *r = &entries[i].res;
+		char keys[RESULT_KEYS_LEN];
 
 		if (!contenders[i].s || entries[i].failed)
 			continue;
@@ -697,17 +710,14 @@ static unsigned int bench_one_config(struct kunit *test,
 			"# metric suite=bench_memmap_init strategy=%s "
 			"page_size=%u layout=%s mode=%s map=%s memmap_in=%s "
 			"end_trunc=%llu pages=%lu written=%lu "
-			"bytes=%llu runs=%u first_ns=%llu median_ns=%llu "
-			"min_ns=%llu max_ns=%llu mean_ns=%llu stddev_ns=%llu "
-			"ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
+			"bytes=%llu %s ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
 			"drain=%s %snode=%d limit_ns=%llu "
 			"beats_limit=%d%s%s",
 			contenders[i].name, l->size, l->name,
 			memmap_mode_name(order), nd_pfn_mode_name(opt_map),
 			memmap_in_name, (unsigned long long)cfg.end_trunc,
-			m.nr_initialised, written, bytes, r->runs, r->first_ns,
-			r->median_ns, r->min_ns, r->max_ns, r->mean_ns,
-			r->stddev_ns,
+			m.nr_initialised, written, bytes,
+			result_keys(keys, sizeof(keys), r),
 			bench_fixed(r->median_ns, m.nr_initialised, 3),
 			bench_gbps(bytes, r->median_ns),
 			limit_ns ? bench_fixed(limit_ns, r->median_ns, 3) : "0",

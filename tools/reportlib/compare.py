@@ -322,12 +322,6 @@ def mark_probes(rows, logs):
                                   for s in sorted(some)]
 
 
-def in_guard(row):
-    """A row the machine guard stands on: a limit fill, or the probe
-    where it was shown to follow the machine's states (mark_probes())."""
-    return replicated.is_fill(row) or bool(row.get("probe_follows"))
-
-
 def probe_note(pairs):
     """What the machine guard made of the probe, in words: its B/A where
     it follows the states and is counted with the fills; where states
@@ -359,8 +353,8 @@ def compare_stats(rows):
     ratio is "within_machine" and not significant."""
     sts = [row_stats(r) for r in rows]
     pairs = list(zip(rows, sts))
-    mv = replicated.machine_move(pairs, level.ALPHA, in_guard)
-    replicated.hold_to_machine(pairs, mv, in_guard)
+    mv = replicated.machine_move(pairs, level.ALPHA)
+    replicated.hold_to_machine(pairs, mv)
     return sts, mv
 
 
@@ -493,7 +487,8 @@ def machine_note(rows, sts, mv):
                     "again.")
         return [out + probe, ""]
     guard = [(r, st["ratio"]) for r, st in zip(rows, sts)
-             if in_guard(r) and st.get("ratio") and not st["testable"]]
+             if replicated.in_guard(r) and st.get("ratio")
+             and not st["testable"]]
     fills = sorted(x for _, x in guard)
     if len(fills) < 2:
         return [probe.strip(), ""] if probe else []
@@ -792,8 +787,8 @@ def compare_replicated(logs_a, logs_b):
     pairs = [(r, compare_values(r["a"], r["b"])) for r in rows]
     # The machine guard (docs/statistics.md): when every limit fill moved
     # one way, a line that moved that way no farther is not the change's.
-    move = replicated.machine_move(pairs, level.ALPHA, in_guard)
-    replicated.hold_to_machine(pairs, move, in_guard)
+    move = replicated.machine_move(pairs, level.ALPHA)
+    replicated.hold_to_machine(pairs, move)
     return pairs, left, move
 
 

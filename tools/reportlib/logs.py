@@ -257,7 +257,9 @@ def parse_log(text, name, label):
             try:
                 log.header = parse_header(line)
             except LogfmtError:
-                log.header = {"version": line.split(" ")[2]}
+                # The version alone, as parse_header() reads it.
+                log.header = {"version": line[len(HEADER_PREFIX):]
+                              .partition(" ")[0]}
         elif line.startswith(OPTIONS_PREFIX) and ' set="' in line:
             # set= comes last; load="..." before it is the firmware's
             # text, printed as it came, so it is not read as logfmt.

@@ -90,11 +90,18 @@ def compare(a, b, alpha=0.05):
 
 
 def is_fill(row):
-    """A row of the machine guard by default: a limit fill."""
+    """A limit fill's row."""
     return row["suite"] == "bench_limit"
 
 
-def machine_move(pairs, alpha=0.05, guard=is_fill):
+def in_guard(row):
+    """A row the machine guard stands on: a limit fill, or the probe
+    where it was shown to follow the machine's states (probe_follows,
+    compare.mark_probes())."""
+    return is_fill(row) or bool(row.get("probe_follows"))
+
+
+def machine_move(pairs, alpha=0.05):
     """How the machine moved between the A runs and the B runs, from its
     limit fills (bench_limit lines: the same fill code in both builds
     unless the change touched the fills). @pairs: [(row, compare())]. A
@@ -102,16 +109,15 @@ def machine_move(pairs, alpha=0.05, guard=is_fill):
     of 1), p (a two-sided sign test of those directions), moved (p <
     alpha, one way more than the other), bound (the farthest fill's
     ratio the way they moved) and probes (how many of the rows were not
-    fills: @guard says which rows count, the limit fills by default, and
-    may add the probe where it follows the machine's states); None with
-    fewer than 2 testable rows.
+    fills: the probe where it follows the machine's states, in_guard());
+    None with fewer than 2 testable rows.
 
     Interleaving the runs (A B B A ...) spreads a machine's slow minutes
     over both sides, but not what the two builds' binaries do to it
     alike (their placement, a frequency step the first run set off):
     when every fill moved one way, a line that moved that way no farther
     is the machine's move, not the change's."""
-    used = [(r, st) for r, st in pairs if guard(r) and st.get("testable")]
+    used = [(r, st) for r, st in pairs if in_guard(r) and st.get("testable")]
     ratios = sorted(st["ratio"] for _, st in used)
     if len(ratios) < 2:
         return None
@@ -126,18 +132,18 @@ def machine_move(pairs, alpha=0.05, guard=is_fill):
             "probes": sum(not is_fill(r) for r, _ in used)}
 
 
-def hold_to_machine(pairs, move, guard=is_fill):
+def hold_to_machine(pairs, move):
     """Where the fills moved together (machine_move()), a significant
     line of any other suite whose ratio lies the same way and whose
     interval reaches back to the farthest fill's ratio is
     within_machine, not significant. Every stats dict gets
     within_machine. Returns how many were held. The rows of the guard
-    itself (@guard, as for machine_move()) are not held."""
+    itself (in_guard()) are not held."""
     held = 0
     for r, st in pairs:
         st["within_machine"] = False
         if not (move and move["moved"] and st.get("significant")) or \
-                guard(r):
+                in_guard(r):
             continue
         lo, hi = st["ratio_ci"]
         bound = move["bound"]
