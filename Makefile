@@ -7,6 +7,9 @@
 #   make check      host tests (ASan/UBSan) + QEMU boot tests
 #   make check-host host tests and the hosted runner's object code
 #   make bench-host build/host/ntbench (the hosted benchmark runner)
+#   make kernel-memmap  build/host/kernel-memmap: the kernel's own 6.12
+#                   memmap_init_zone_device() for ntbench strategy=kernel
+#   make check-kernel-memmap  the model at kernel=6.12 against it
 #   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the
 #                   non-temporal store ordering checker (docs/ntcheck.md)
 #   make sign KEY=... CERT=...   Secure Boot signed image
@@ -113,7 +116,7 @@ $(LITMUS_GEN): tests/litmus.tests tools/tso-enum
 $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN)
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
-	check-format
+	check-format kernel-memmap check-kernel-memmap
 all: image
 image: $(B)/BOOTX64.EFI
 
@@ -159,6 +162,17 @@ $(B)/host/ntbench: $(HOST_BENCH_OBJS)
 	$(Q)$(CC) $(HOST_BENCH_CFLAGS) $^ -o $@
 
 bench-host: $(B)/host/ntbench
+
+# The kernel's own memmap_init_zone_device() for ntbench strategy=kernel:
+# the runner linked with Debian's 6.12 objects (docs/kernel-memmap.md).
+# Needs linux-source-6.12 and its build's packages; the first build of the
+# kernel's tree takes minutes, later ones seconds.
+kernel-memmap:
+	tools/kernel-memmap/build $(B)/host/kernel-memmap
+
+# The model at kernel=6.12 against that code, byte for byte.
+check-kernel-memmap: $(B)/host/ntbench
+	tools/check-kernel-memmap $(B)/host/ntbench
 
 # The image's Mann-Whitney engine on sample sets from stdin, and its
 # comparison with scipy.stats (tools/stats-check, docs/statistics.md).

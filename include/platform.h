@@ -121,4 +121,42 @@ const char *plat_name(void);
  */
 bool plat_can_catch_faults(void);
 
+/*
+ * One call of the kernel's own compiled memmap_init_zone_device(): the
+ * hosted runner runs it in the kernel memmap runner (tools/kernel-memmap/,
+ * Debian's 6.12 objects), on a memmap window of its own, poisoned with
+ * @poison first as the model's is. The request is the model's namespace;
+ * the answer says where the runner's memmap was and what it holds.
+ */
+struct kernel_memmap_call {
+	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */
+	unsigned long start_pfn, nr_pages;
+	unsigned int order; /* pgmap->vmemmap_shift */
+	int type;	    /* enum memory_type */
+	int nid;
+	bool altmap;
+	unsigned long altmap_reserve, altmap_free;
+	/* the window: pfns base_pfn.., its first page at @line_offset */
+	unsigned long base_pfn, nr_pfns;
+	unsigned int page_size;
+	size_t line_offset;
+	u8 poison;
+	unsigned long pageblocks_pfn, nr_pageblocks;
+	/* the answer, valid until plat_kernel_memmap_release() */
+	const u8 *pages;	  /* the struct page of base_pfn */
+	u64 pages_addr;		  /* where the runner had it */
+	u64 pgmap_addr;		  /* the kernel's dev_pagemap there */
+	const u8 *pageblock_bits; /* one byte per pageblock */
+	void *map;
+	size_t map_bytes;
+};
+
+/*
+ * Run @c. Returns 0 (the answer filled in), 1 where this platform or
+ * build cannot run the kernel's code (why, with what to install or
+ * build, in @why: a skip), or -1 where the run failed (why in @why).
+ */
+int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len);
+void plat_kernel_memmap_release(struct kernel_memmap_call *c);
+
 #endif

@@ -56,6 +56,20 @@ bool plat_can_catch_faults(void)
 	return true;
 }
 
+int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
+{
+	(void)c;
+	ntb_snprintf(why, len,
+		     "the image does not link the kernel's objects; the "
+		     "hosted runner does (build/host/ntbench)");
+	return 1;
+}
+
+void plat_kernel_memmap_release(struct kernel_memmap_call *c)
+{
+	(void)c;
+}
+
 /*
  * APERF and MPERF count only in C0; MPERF at the TSC's rate on the CPUs
  * with an invariant TSC this image is for, so it converts to ns as the

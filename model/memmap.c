@@ -941,13 +941,106 @@ bool memmap_verify_pfns(const struct memmap *m, const unsigned long *pfns,
 	return check_pageblocks(m, r);
 }
 
+unsigned long memmap_pageblocks_pfn(const struct memmap *m)
+{
+	return m->pageblocks.first_section << PFN_SECTION_SHIFT;
+}
+
+unsigned long memmap_nr_pageblocks(const struct memmap *m)
+{
+	return (m->pageblocks.nr_sections << PFN_SECTION_SHIFT) /
+	       pageblock_nr_pages;
+}
+
+/* A word of the kernel's memmap as it reads in the model's place. */
+static u64 kernel_word_here(const struct memmap *m,
+			    const struct memmap_kernel_run *k, u64 w)
+{
+	u64 end = k->pages_addr + (u64)m->nr_pfns * m->layout->size;
+
+	if (w == k->pgmap_addr)
+		return (u64)(uptr)&m->pgmap;
+	if ((w & ~1ULL) >= k->pages_addr && (w & ~1ULL) < end)
+		return w - k->pages_addr + (u64)(uptr)m->pages;
+	return w;
+}
+
+bool memmap_compare_kernel(const struct memmap *m,
+			   const struct memmap_kernel_run *k,
+			   struct memmap_report *r)
+{
+	unsigned int size = m->layout->size;
+	unsigned long pb_pfn = memmap_pageblocks_pfn(m);
+	union page_buf want;
+
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	r->against_kernel = true;
+	for (unsigned long i = 0; i < m->nr_pfns; i++) {
+		unsigned long pfn = m->base_pfn + i, idx = 0;
+		union page_buf unused;
+		enum memmap_role role =
+			memmap_expected_page(m, pfn, unused.bytes, NULL, &idx);
+
+		memcpy(want.bytes, k->pages + i * size, size);
+		for (unsigned int off = 0; off + 8 <= size; off += 8) {
+			u64 w;
+
+			memcpy(&w, want.bytes + off, 8);
+			w = kernel_word_here(m, k, w);
+			memcpy(want.bytes + off, &w, 8);
+		}
+		if (!check_page(m, pfn, role, idx, want.bytes, r))
+			return false;
+	}
+	if (k->nr_pageblocks != memmap_nr_pageblocks(m)) {
+		r->ok = false;
+		r->pageblock = true;
+		r->pfn = pb_pfn;
+		r->role = "pageblocks";
+		r->field = "count";
+		r->expected = k->nr_pageblocks;
+		r->found = memmap_nr_pageblocks(m);
+		return false;
+	}
+	for (unsigned long i = 0; i < k->nr_pageblocks; i++) {
+		unsigned long pfn = pb_pfn + i * pageblock_nr_pages;
+		unsigned long bits = get_pfnblock_bits(&m->pageblocks, pfn);
+
+		if (bits == k->pageblock_bits[i])
+			continue;
+		r->ok = false;
+		r->pageblock = true;
+		r->pfn = pfn;
+		r->role = "pageblock";
+		r->field = "migratetype";
+		r->width = 1;
+		r->expected = k->pageblock_bits[i];
+		r->found = bits;
+		return false;
+	}
+	return true;
+}
+
 int memmap_report_format(const struct memmap_report *r, char *buf,
 			 size_t len)
 {
 	if (r->ok)
 		return ntb_snprintf(buf, len,
-				    "memmap matches the model (%lu pages)",
+				    "memmap matches the %s (%lu pages)",
+				    r->against_kernel ? "kernel's" : "model",
 				    r->pages_checked);
+	if (r->against_kernel && r->pageblock)
+		return ntb_snprintf(buf, len,
+				    "pageblock of pfn %#lx: %s bits: kernel "
+				    "%#llx, model %#llx",
+				    r->pfn, r->field, r->expected, r->found);
+	if (r->against_kernel)
+		return ntb_snprintf(buf, len,
+				    "pfn %#lx (%s) %s @%u: kernel %#llx, "
+				    "model %#llx",
+				    r->pfn, r->role, r->field, r->offset,
+				    r->expected, r->found);
 	if (r->pageblock)
 		return ntb_snprintf(buf, len,
 				    "pageblock of pfn %#lx: migratetype bits "

@@ -363,6 +363,8 @@ struct memmap_report {
 	u64 expected;
 	u64 found;
 	unsigned long pages_checked;
+	/* memmap_compare_kernel(): expected is the kernel's, found ours */
+	bool against_kernel;
 };
 
 /*
@@ -392,6 +394,38 @@ bool memmap_verify_pfns(const struct memmap *m, const unsigned long *pfns,
 			unsigned int nr, struct memmap_report *r);
 
 /* One line: "pfn 0x... (tail 1) _nr_pages @56: expected 0x200 found 0x0". */
+/*
+ * The same namespace's memmap as the kernel's own compiled
+ * memmap_init_zone_device() wrote it elsewhere (the hosted runner's
+ * strategy=kernel, tools/kernel-memmap/), for memmap_compare_kernel().
+ */
+struct memmap_kernel_run {
+	const u8 *pages; /* its struct page of m->base_pfn, here */
+	u64 pages_addr;	 /* ... where it was when written */
+	u64 pgmap_addr;	 /* the kernel's dev_pagemap there */
+	/* one byte per pageblock from memmap_pageblocks_pfn() */
+	const u8 *pageblock_bits;
+	unsigned long nr_pageblocks;
+};
+
+/* The pageblocks the model keeps bits for: the namespace's sections. */
+unsigned long memmap_pageblocks_pfn(const struct memmap *m);
+unsigned long memmap_nr_pageblocks(const struct memmap *m);
+
+/*
+ * Compare the model's memmap of @m (after a run) with the kernel's @k,
+ * byte for byte over every pfn of the window (untouched ones included:
+ * both poisoned alike), then the pageblock bits. The kernel's pointers
+ * are translated, not its bytes: a word equal to its pgmap's address
+ * reads as &m->pgmap, a word that points into its memmap (bit 0 aside,
+ * the tail's compound_head) as the same offset into the model's. On a
+ * difference @r names the pfn, its role and field, the kernel's value
+ * (expected) and the model's (found).
+ */
+bool memmap_compare_kernel(const struct memmap *m,
+			   const struct memmap_kernel_run *k,
+			   struct memmap_report *r);
+
 int memmap_report_format(const struct memmap_report *r, char *buf,
 			 size_t len);
 

@@ -31,6 +31,7 @@
 #include "lib/verdict.h"
 #include "model/memmap.h"
 #include "tests/engines/bench_util.h"
+#include "tests/engines/kernel_memmap.h"
 #include "tests/engines/state_probe.h"
 
 #define BUF_ALIGN (2ull << 20)
@@ -565,6 +566,49 @@ static bool strategy_selected(const char *name)
 }
 
 /*
+ * bench_memmap_init's strategies: the model's, then the kernel's own
+ * code (strategy=kernel, tests/engines/kernel_memmap.h).
+ */
+static const char *bench_memmap_strategy_name(unsigned int i)
+{
+	const char *name = memmap_strategy_name_at(i);
+
+	if (name || (i && !memmap_strategy_name_at(i - 1)))
+		return name;
+	return KERNEL_MEMMAP_STRATEGY;
+}
+
+/*
+ * Why strategy=kernel did not run here: what to install (a skip), or
+ * what the options asked that it cannot do (a failure when nothing else
+ * ran); "" when it ran.
+ */
+static char kernel_skip[300], kernel_refused[200];
+
+/*
+ * strategy=kernel on @m's namespace: named, or the model at 6.12 with no
+ * strategy= (the comparison is what kernel=6.12 is for). Returns 1 when
+ * the kernel's memmap was compared.
+ */
+static unsigned int bench_kernel_memmap(struct kunit *test, struct memmap *m,
+					const char *config)
+{
+	if (!strategy_selected(KERNEL_MEMMAP_STRATEGY) ||
+	    (!opt_strategy[0] && opt_kernel != MODEL_KERNEL_6_12))
+		return 0;
+	if (kernel_memmap_refuses(m, kernel_refused, sizeof(kernel_refused))) {
+		kunit_info(test, "%s %s refused: %s", KERNEL_MEMMAP_STRATEGY,
+			   config, kernel_refused);
+		return 0;
+	}
+	if (!kernel_memmap_compare(test, m, config, kernel_skip,
+				   sizeof(kernel_skip)))
+		kunit_info(test, "%s %s skipped: %s", KERNEL_MEMMAP_STRATEGY,
+			   config, kernel_skip);
+	return kernel_skip[0] ? 0 : 1;
+}
+
+/*
  * Every selected strategy and every fill of one layout and mode over one
  * namespace, interleaved. @corrupt (tests): the strategy whose run
  * @corrupt_run goes wrong, as @how says. Returns the number of
@@ -656,10 +700,11 @@ static unsigned int bench_one_config(struct kunit *test,
 		n++;
 		n_strategies++;
 	}
+	done += bench_kernel_memmap(test, &m, config);
 	/* Nothing of the kernel's to time: no fills alone either. */
 	if (opt_kernel && !n_strategies) {
 		memmap_destroy(&m);
-		return 0;
+		return done;
 	}
 	ntb_snprintf(where, sizeof(where), "%s layout=%s", config, l->name);
 	if (!test->quiet)
@@ -672,7 +717,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	if (!n ||
 	    bench_interleave(entries, n, opt_runs, seed, "bench_memmap_init")) {
 		memmap_destroy(&m);
-		return 0;
+		return done;
 	}
 
 	best = fastest_fill(contenders, entries, n);
@@ -792,6 +837,7 @@ static void bench_memmap_all(struct kunit *test)
 	if (!buf)
 		return;
 	memmap_in_name = in_pmem ? "pmem" : "dram";
+	kernel_skip[0] = kernel_refused[0] = 0;
 	init_template();
 	bench_summary_reset();
 	kunit_info(test,
@@ -836,8 +882,18 @@ static void bench_memmap_all(struct kunit *test)
 						     CORRUPT_TAIL);
 		}
 	}
+	/* strategy=kernel alone, and its code cannot run here */
+	if (!measured && kernel_skip[0] && test->status != KUNIT_FAILURE)
+		kunit_mark_skipped(test, "%s: %s", KERNEL_MEMMAP_STRATEGY,
+				   kernel_skip);
+	/* strategy=kernel alone, refused: an option that ran nothing */
+	else if (!measured && kernel_refused[0] &&
+		 test->status != KUNIT_FAILURE)
+		kunit_fail_at(test, __FILE__, __LINE__,
+			      "strategy=%s: nothing ran: %s",
+			      KERNEL_MEMMAP_STRATEGY, kernel_refused);
 	/* kernel= refuses what strategy= and layout= chose: say so. */
-	if (opt_kernel && !measured && test->status != KUNIT_FAILURE)
+	else if (opt_kernel && !measured && test->status != KUNIT_FAILURE)
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "kernel=%s: no selected strategy and layout "
 			      "runs on it (it has strategy=slow on layout=64)",
@@ -948,5 +1004,5 @@ KUNIT_SUITE_DEFINE(bench_limit_suite, "bench_limit", bench_limit_cases,
 		   .suite_init = bench_init, .flags = KUNIT_SUITE_TIMED);
 KUNIT_SUITE_DEFINE(bench_memmap_suite, "bench_memmap_init", bench_memmap_cases,
 		   .suite_init = bench_init,
-		   .strategy_name = memmap_strategy_name_at,
+		   .strategy_name = bench_memmap_strategy_name,
 		   .flags = KUNIT_SUITE_TIMED);

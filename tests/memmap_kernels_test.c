@@ -409,6 +409,94 @@ static void v6_12_refuses(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, model_kernel_name(MODEL_KERNEL_6_12), "6.12");
 }
 
+/*
+ * memmap_compare_kernel() on a memmap that stands for the kernel's: the
+ * model's own bytes as another process at other addresses would hold
+ * them (its pointers rebased), so the comparison must translate them
+ * to find no difference; then one field of it changed at a time, each
+ * named with both values.
+ */
+#define FAKE_PAGES 0x7f0000000000ULL
+#define FAKE_PGMAP 0x42e2e0ULL
+
+static void fake_kernel_run(const struct memmap *m, u8 *pages, u8 *bits,
+			    struct memmap_kernel_run *k)
+{
+	u64 base = (u64)(uptr)m->pages, end = base + m->bytes;
+
+	memcpy(pages, m->pages, m->bytes);
+	for (size_t off = 0; off + 8 <= m->bytes; off += 8) {
+		u64 w;
+
+		memcpy(&w, pages + off, 8);
+		if (w == (u64)(uptr)&m->pgmap)
+			w = FAKE_PGMAP;
+		else if ((w & ~1ULL) >= base && (w & ~1ULL) < end)
+			w = w - base + FAKE_PAGES;
+		memcpy(pages + off, &w, 8);
+	}
+	for (unsigned long i = 0; i < memmap_nr_pageblocks(m); i++)
+		bits[i] = get_pfnblock_bits(&m->pageblocks,
+					    memmap_pageblocks_pfn(m) +
+						    i * pageblock_nr_pages);
+	*k = (struct memmap_kernel_run){
+		.pages = pages,
+		.pages_addr = FAKE_PAGES,
+		.pgmap_addr = FAKE_PGMAP,
+		.pageblock_bits = bits,
+		.nr_pageblocks = memmap_nr_pageblocks(m),
+	};
+}
+
+static void compare_kernel_names_fields(struct kunit *test)
+{
+	struct memmap m;
+	struct memmap_kernel_run k;
+	struct memmap_report r;
+	unsigned long head = 0;
+	u64 unused[16]; /* a struct page of any layout */
+	u8 *pages, *bits;
+
+	if (!run_kernel(test, MODEL_KERNEL_6_12, 9, MEMORY_DEVICE_GENERIC, &m))
+		return;
+	pages = kunit_kzalloc(test, m.bytes);
+	bits = kunit_kzalloc(test, memmap_nr_pageblocks(&m));
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_NOT_NULL(test, bits);
+	while (memmap_expected_page(&m, m.base_pfn + head, unused, NULL,
+				    NULL) != MEMMAP_ROLE_HEAD)
+		head++;
+
+	fake_kernel_run(&m, pages, bits, &k);
+	KUNIT_EXPECT_TRUE(test, memmap_compare_kernel(&m, &k, &r));
+	KUNIT_EXPECT_EQ(test, r.pages_checked, m.nr_pfns);
+
+	/* tail 1's _refcount */
+	pages[(head + 1) * 64 + 52] = 7;
+	KUNIT_EXPECT_FALSE(test, memmap_compare_kernel(&m, &k, &r));
+	KUNIT_EXPECT_EQ(test, r.pfn, m.base_pfn + head + 1);
+	KUNIT_EXPECT_STREQ(test, r.field, "_refcount");
+	KUNIT_EXPECT_EQ(test, r.expected, 7);
+	KUNIT_EXPECT_EQ(test, r.found, 0);
+
+	/* the head's pgmap, another dev_pagemap */
+	fake_kernel_run(&m, pages, bits, &k);
+	k.pgmap_addr += 64;
+	KUNIT_EXPECT_FALSE(test, memmap_compare_kernel(&m, &k, &r));
+	KUNIT_EXPECT_EQ(test, r.pfn, m.base_pfn + head);
+	KUNIT_EXPECT_STREQ(test, r.field, "pgmap");
+	KUNIT_EXPECT_EQ(test, r.expected, FAKE_PGMAP);
+
+	/* a pageblock's migratetype */
+	fake_kernel_run(&m, pages, bits, &k);
+	bits[1] ^= 3;
+	KUNIT_EXPECT_FALSE(test, memmap_compare_kernel(&m, &k, &r));
+	KUNIT_EXPECT_TRUE(test, r.pageblock);
+	KUNIT_EXPECT_EQ(test, r.pfn,
+			memmap_pageblocks_pfn(&m) + pageblock_nr_pages);
+	memmap_destroy(&m);
+}
+
 static const struct kunit_case memmap_kernels_cases[] = {
 	KUNIT_CASE(refcount_fs_dax),
 	KUNIT_CASE(refcount_p2pdma),
@@ -424,6 +512,7 @@ static const struct kunit_case memmap_kernels_cases[] = {
 	KUNIT_CASE(table_has_cases),
 	KUNIT_CASE(v6_12_matches_model),
 	KUNIT_CASE(v6_12_refuses),
+	KUNIT_CASE(compare_kernel_names_fields),
 };
 
 KUNIT_SUITE_DEFINE(memmap_kernels_suite, "memmap_kernels",

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's static branches, set as the kernel's boot sets them.
+ *
+ * The kernel's objects come out of the build with a JMP at every static
+ * branch: the build of vmlinux (objtool) and then jump_label_init() at
+ * boot turn each into the NOP or the JMP that its key's state asks for.
+ * Without that pass every branch would take its rare side (pr_debug()
+ * printing, tracepoints firing), so the runner makes it itself, by the
+ * kernel's rule: a site jumps when its key is enabled XOR the entry's
+ * branch bit (static_branch_likely()) is set.
+ *
+ * A key the linked objects define is read where it is (its value as the
+ * build initialised it, before any boot parameter). A key of the rest of
+ * the kernel (a variable stub, stubs.S) has no state to read: its sites
+ * become UD2, so that the run stops naming the key if the path ever
+ * reaches one.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "jump_labels.h"
+
+/* The kernel's struct jump_entry with relative references (x86-64). */
+struct jump_entry {
+	int32_t code;
+	int32_t target;
+	long key; /* bit 0: the branch is likely; bit 1: in init text */
+};
+
+extern struct jump_entry __start___jump_table[], __stop___jump_table[];
+
+const char *kmemmap_stub_variable(unsigned long addr);
+
+static const unsigned char nop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+static const unsigned char nop2[] = {0x66, 0x90};
+static const unsigned char ud2[] = {0x0f, 0x0b};
+
+#define MAX_UNKNOWN_SITES 1024
+static struct {
+	unsigned long code;
+	const char *key;
+} unknown_sites[MAX_UNKNOWN_SITES];
+static unsigned int nr_unknown_sites;
+
+static unsigned long entry_code(const struct jump_entry *e)
+{
+	return (unsigned long)&e->code + e->code;
+}
+
+static unsigned long entry_target(const struct jump_entry *e)
+{
+	return (unsigned long)&e->target + e->target;
+}
+
+static unsigned long entry_key(const struct jump_entry *e)
+{
+	return (unsigned long)&e->key + (e->key & ~3L);
+}
+
+/* The site's length: a JMP or NOP of 2 or 5 bytes, or 0. */
+static unsigned int site_size(const unsigned char *p)
+{
+	if (p[0] == 0xe9 || !memcmp(p, nop5, sizeof(nop5)))
+		return 5;
+	if (p[0] == 0xeb || !memcmp(p, nop2, sizeof(nop2)))
+		return 2;
+	return 0;
+}
+
+static int writable(unsigned long addr, unsigned int len, int prot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long start = addr & ~(page - 1);
+
+	return mprotect((void *)start, addr + len - start, prot);
+}
+
+static int patch_site(const struct jump_entry *e, char *why, size_t len)
+{
+	unsigned char *p = (unsigned char *)entry_code(e);
+	unsigned long key = entry_key(e);
+	const char *stub = kmemmap_stub_variable(key);
+	unsigned int size = site_size(p);
+	unsigned char insn[5];
+	long rel = (long)entry_target(e) - (long)(entry_code(e) + size);
+	int jump;
+
+	if (!size) {
+		snprintf(why, len,
+			 "static branch at %p: %02x %02x is no JMP "
+			 "or NOP",
+			 p, p[0], p[1]);
+		return -1;
+	}
+	if (stub) {
+		if (nr_unknown_sites == MAX_UNKNOWN_SITES) {
+			snprintf(why, len,
+				 "more than %d static branches on "
+				 "keys the runner lacks",
+				 MAX_UNKNOWN_SITES);
+			return -1;
+		}
+		unknown_sites[nr_unknown_sites].code = (unsigned long)p;
+		unknown_sites[nr_unknown_sites++].key = stub;
+		memcpy(insn, ud2, sizeof(ud2));
+		memcpy(insn + sizeof(ud2), size == 5 ? nop5 : nop2,
+		       size - sizeof(ud2));
+	} else {
+		/* static_key_enabled(): the key's atomic_t enabled > 0 */
+		jump = (*(const volatile int *)key > 0) ^ (int)(e->key & 1);
+		if (!jump)
+			memcpy(insn, size == 5 ? nop5 : nop2, size);
+		else if (size == 5)
+			insn[0] = 0xe9, memcpy(insn + 1, &(int32_t){rel}, 4);
+		else if (rel >= -128 && rel < 128)
+			insn[0] = 0xeb, insn[1] = (unsigned char)rel;
+		else {
+			snprintf(why, len,
+				 "static branch at %p: a 2-byte "
+				 "JMP cannot reach %+ld",
+				 p, rel);
+			return -1;
+		}
+	}
+	memcpy(p, insn, size);
+	return 0;
+}
+
+int kmemmap_jump_labels_init(char *why, size_t len)
+{
+	const struct jump_entry *e;
+
+	for (e = __start___jump_table; e < __stop___jump_table; e++) {
+		unsigned long code = entry_code(e);
+
+		if (writable(code, 5, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+			snprintf(why, len,
+				 "cannot make the text at %#lx "
+				 "writable",
+				 code);
+			return -1;
+		}
+		if (patch_site(e, why, len))
+			return -1;
+		writable(code, 5, PROT_READ | PROT_EXEC);
+	}
+	return 0;
+}
+
+const char *kmemmap_jump_label_key_at(unsigned long ip)
+{
+	for (unsigned int i = 0; i < nr_unknown_sites; i++)
+		if (unknown_sites[i].code == ip)
+			return unknown_sites[i].key;
+	return NULL;
+}

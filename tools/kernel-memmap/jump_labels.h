@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef NTBOOT_KERNEL_MEMMAP_JUMP_LABELS_H
+#define NTBOOT_KERNEL_MEMMAP_JUMP_LABELS_H
+
+#include <stddef.h>
+
+/*
+ * Set every static branch of the linked kernel objects as the kernel's
+ * boot would (jump_labels.c). Returns 0, or -1 with the reason in @why.
+ */
+int kmemmap_jump_labels_init(char *why, size_t len);
+
+/* The key of the UD2 site at @ip (a key the runner lacks), or NULL. */
+const char *kmemmap_jump_label_key_at(unsigned long ip);
+
+#endif

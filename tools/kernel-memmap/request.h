@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The request that the hosted runner (tools/host/kernel_memmap.c) hands
+ * the kernel memmap runner (runner.c) and the answer it gets back: the
+ * first bytes of a memory file both map (the runner's fd 3), followed by
+ * the memmap window and one byte per pageblock. Both sides are C for
+ * user space; the glue (glue.c) does not see it.
+ */
+#ifndef NTBOOT_KERNEL_MEMMAP_REQUEST_H
+#define NTBOOT_KERNEL_MEMMAP_REQUEST_H
+
+#define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
+#define KMEMMAP_VERSION 1
+
+struct kmemmap_request {
+	unsigned long long magic, version;
+	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */
+	unsigned long long start_pfn, nr_pages;
+	unsigned long long order; /* pgmap->vmemmap_shift */
+	long long type;		  /* enum memory_type (6.12's) */
+	long long nid;
+	unsigned long long altmap; /* 0, or 1: PGMAP_ALTMAP_VALID */
+	unsigned long long altmap_reserve, altmap_free;
+	/*
+	 * The window the file holds: the struct pages of base_pfn..
+	 * base_pfn + nr_pfns - 1 from pages_offset (a struct page of
+	 * page_size bytes each), and one byte per pageblock from
+	 * pageblocks_pfn at pageblocks_offset.
+	 */
+	unsigned long long base_pfn, nr_pfns, page_size, pages_offset;
+	unsigned long long pageblocks_pfn, nr_pageblocks, pageblocks_offset;
+	/* The answer. */
+	unsigned long long done;	     /* 1 when the call returned */
+	unsigned long long pages_addr;	     /* the runner's base_pfn page */
+	unsigned long long pgmap_addr;	     /* the kernel's dev_pagemap */
+	unsigned long long kernel_page_size; /* sizeof(struct page) */
+	unsigned long long kernel_pageblock_pages;
+	char why[256]; /* why not, when not done */
+};
+
+#endif

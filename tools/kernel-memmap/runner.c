@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kernel-memmap: runs the kernel's own compiled memmap_init_zone_device()
+ * (Debian's 6.12 mm/mm_init.o, with mm/page_alloc.o and glue.c, all built
+ * by the kernel's build) in user space, on the request in the memory file
+ * at fd 3 (request.h), for the hosted runner's strategy=kernel.
+ *
+ * The kernel's objects use the kernel code model (R_X86_64_32S
+ * relocations): this program is linked without PIE, below 2 GiB, which
+ * is why it is a program of its own and not part of ntbench. Symbols of
+ * the rest of the kernel come from stubs.S (tools/kernel-memmap/stubs):
+ * a call to one that the path is not expected to make, or a read of
+ * such a variable, stops the run with the symbol's name in the answer.
+ *
+ * Exit status: 0 the call returned (request->done), 1 it did not (the
+ * reason in request->why and on stderr).
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "glue.h"
+#include "jump_labels.h"
+#include "request.h"
+
+/* The variable glue.c defines for the kernel's pfn_to_page(). */
+extern unsigned long vmemmap_base;
+
+/* stubs.S: the name of the variable stub at @addr, or NULL. */
+const char *kmemmap_stub_variable(unsigned long addr);
+
+/* How long the call may take before the run is stopped. */
+#define KMEMMAP_TIMEOUT_S 60
+
+static struct kmemmap_request *req;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (req)
+		vsnprintf(req->why, sizeof(req->why), fmt, ap);
+	va_end(ap);
+	if (req)
+		fprintf(stderr, "kernel-memmap: %s\n", req->why);
+}
+
+/*
+ * Called by a function stub (stubs.S) that the kernel's code reached:
+ * the glue provides no such function, so the run cannot be the kernel's.
+ */
+void kmemmap_unexpected_call(const char *name)
+{
+	say("the kernel's code called %s(), which the runner does not "
+	    "provide (tools/kernel-memmap/stubs)",
+	    name);
+	_exit(1);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	const char *var = kmemmap_stub_variable((unsigned long)si->si_addr);
+	unsigned long ip = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+	const char *key = kmemmap_jump_label_key_at(ip);
+
+	if (sig == SIGALRM)
+		say("memmap_init_zone_device() did not return in %d s",
+		    KMEMMAP_TIMEOUT_S);
+	else if (sig == SIGILL && key)
+		say("the kernel's code reached a static branch on %s, a key "
+		    "the runner does not provide (tools/kernel-memmap/stubs)",
+		    key);
+	else if (var)
+		say("the kernel's code read %s, which the runner does not "
+		    "provide (tools/kernel-memmap/stubs)",
+		    var);
+	else
+		say("signal %d (%s) at ip %#lx, address %p, inside the "
+		    "kernel's code",
+		    sig, strsignal(sig), ip, si->si_addr);
+	_exit(1);
+}
+
+static void catch_faults(void)
+{
+	static char stack[1 << 16];
+	stack_t ss = {.ss_sp = stack, .ss_size = sizeof(stack)};
+	struct sigaction sa = {.sa_sigaction = on_fault,
+			       .sa_flags = SA_SIGINFO | SA_ONSTACK};
+	const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGALRM};
+
+	sigaltstack(&ss, NULL);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Does the window of @bytes at @off lie inside the file of @size? */
+static int inside(unsigned long long off, unsigned long long bytes,
+		  unsigned long long size)
+{
+	return off <= size && bytes <= size - off;
+}
+
+static int check_request(unsigned long long size)
+{
+	if (req->magic != KMEMMAP_MAGIC || req->version != KMEMMAP_VERSION) {
+		say("fd 3 holds no version %d request", KMEMMAP_VERSION);
+		return -1;
+	}
+	req->kernel_page_size = ntb_kmemmap_page_size();
+	req->kernel_pageblock_pages = ntb_kmemmap_pageblock_pages();
+	if (req->page_size != req->kernel_page_size) {
+		say("the request has a %llu-byte struct page; the kernel's "
+		    "is %llu bytes",
+		    req->page_size, req->kernel_page_size);
+		return -1;
+	}
+	if (req->start_pfn < req->base_pfn ||
+	    req->start_pfn + req->nr_pages > req->base_pfn + req->nr_pfns ||
+	    !inside(req->pages_offset, req->nr_pfns * req->page_size, size) ||
+	    !inside(req->pageblocks_offset, req->nr_pageblocks, size)) {
+		say("the request's windows do not hold pfns %#llx+%llu",
+		    req->start_pfn, req->nr_pages);
+		return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	struct stat st;
+	unsigned char *map, *pages, *bits;
+	unsigned long arena_bytes;
+	void *arena;
+
+	if (fstat(3, &st) || st.st_size < (off_t)sizeof(*req)) {
+		fprintf(stderr, "kernel-memmap: fd 3 is not a request file "
+				"(run by ntbench strategy=kernel)\n");
+		return 1;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+	if (map == MAP_FAILED) {
+		perror("kernel-memmap: mmap of fd 3");
+		return 1;
+	}
+	req = (struct kmemmap_request *)map;
+	if (check_request(st.st_size))
+		return 1;
+	pages = map + req->pages_offset;
+	bits = map + req->pageblocks_offset;
+	arena_bytes = ntb_kmemmap_arena_bytes(req->start_pfn, req->nr_pages);
+	arena = calloc(1, arena_bytes);
+	if (!arena) {
+		say("cannot allocate %lu bytes of sections", arena_bytes);
+		return 1;
+	}
+	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
+	vmemmap_base = (unsigned long)pages - req->base_pfn * req->page_size;
+	catch_faults();
+	if (kmemmap_jump_labels_init(req->why, sizeof(req->why)))
+		return 1;
+	alarm(KMEMMAP_TIMEOUT_S);
+	if (ntb_kmemmap_run(req->start_pfn, req->nr_pages, req->order,
+			    (int)req->type, (int)req->nid, !!req->altmap,
+			    req->altmap_reserve, req->altmap_free, arena,
+			    arena_bytes, req->why, sizeof(req->why)))
+		return 1;
+	for (unsigned long long i = 0; i < req->nr_pageblocks; i++) {
+		unsigned long v = ntb_kmemmap_pageblock_bits(
+			req->pageblocks_pfn + i * req->kernel_pageblock_pages);
+
+		bits[i] = v > 0xff ? 0xff : v;
+	}
+	alarm(0);
+	req->pages_addr = (unsigned long)pages;
+	req->pgmap_addr = (unsigned long)ntb_kmemmap_pgmap();
+	req->done = 1;
+	return 0;
+}
