@@ -141,7 +141,8 @@ struct kernel_memmap_call {
 	unsigned int page_size;
 	size_t line_offset;
 	u8 poison;
-	unsigned long pageblocks_pfn, nr_pageblocks;
+	/* one byte per pageblock of @pageblock_pages pfns */
+	unsigned long pageblock_pages, pageblocks_pfn, nr_pageblocks;
 	/* the answer, valid until plat_kernel_memmap_release() */
 	const u8 *pages;	  /* the struct page of base_pfn */
 	u64 pages_addr;		  /* where the runner had it */

@@ -800,33 +800,38 @@ static bool check_untouched(const struct memmap *m, unsigned long pfn,
 	return true;
 }
 
+/* The model's bits of the pageblock of @pfn against @want. */
+static bool check_pageblock(const struct memmap *m, unsigned long pfn,
+			    unsigned long want, struct memmap_report *r)
+{
+	unsigned long bits = get_pfnblock_bits(&m->pageblocks, pfn);
+
+	if (bits == want)
+		return true;
+	r->ok = false;
+	r->pageblock = true;
+	r->pfn = pfn;
+	r->role = "pageblock";
+	r->field = "migratetype";
+	r->offset = 0;
+	r->width = 1;
+	r->expected = want;
+	r->found = bits;
+	return false;
+}
+
 static bool check_pageblocks(const struct memmap *m, struct memmap_report *r)
 {
-	const struct pageblock_flags *pb = &m->pageblocks;
 	unsigned long first = memmap_first_pfn(&m->cfg);
 	unsigned long end = m->base_pfn + m->nr_pfns;
-	unsigned long pfn = pb->first_section << PFN_SECTION_SHIFT;
-	unsigned long stop = (pb->first_section + pb->nr_sections)
-			     << PFN_SECTION_SHIFT;
+	unsigned long pfn = memmap_pageblocks_pfn(m);
 
-	for (; pfn < stop; pfn += pageblock_nr_pages) {
-		unsigned long want = pfn >= first && pfn < end ?
-					     MIGRATE_MOVABLE : 0;
-		unsigned long bits = get_pfnblock_bits(pb, pfn);
-
-		if (bits == want)
-			continue;
-		r->ok = false;
-		r->pageblock = true;
-		r->pfn = pfn;
-		r->role = "pageblock";
-		r->field = "migratetype";
-		r->offset = 0;
-		r->width = 1;
-		r->expected = want;
-		r->found = bits;
-		return false;
-	}
+	for (unsigned long i = 0; i < memmap_nr_pageblocks(m);
+	     i++, pfn += pageblock_nr_pages)
+		if (!check_pageblock(
+			    m, pfn,
+			    pfn >= first && pfn < end ? MIGRATE_MOVABLE : 0, r))
+			return false;
 	return true;
 }
 
@@ -993,32 +998,10 @@ bool memmap_compare_kernel(const struct memmap *m,
 		if (!check_page(m, pfn, role, idx, want.bytes, r))
 			return false;
 	}
-	if (k->nr_pageblocks != memmap_nr_pageblocks(m)) {
-		r->ok = false;
-		r->pageblock = true;
-		r->pfn = pb_pfn;
-		r->role = "pageblocks";
-		r->field = "count";
-		r->expected = k->nr_pageblocks;
-		r->found = memmap_nr_pageblocks(m);
-		return false;
-	}
-	for (unsigned long i = 0; i < k->nr_pageblocks; i++) {
-		unsigned long pfn = pb_pfn + i * pageblock_nr_pages;
-		unsigned long bits = get_pfnblock_bits(&m->pageblocks, pfn);
-
-		if (bits == k->pageblock_bits[i])
-			continue;
-		r->ok = false;
-		r->pageblock = true;
-		r->pfn = pfn;
-		r->role = "pageblock";
-		r->field = "migratetype";
-		r->width = 1;
-		r->expected = k->pageblock_bits[i];
-		r->found = bits;
-		return false;
-	}
+	for (unsigned long i = 0; i < memmap_nr_pageblocks(m); i++)
+		if (!check_pageblock(m, pb_pfn + i * pageblock_nr_pages,
+				     k->pageblock_bits[i], r))
+			return false;
 	return true;
 }
 

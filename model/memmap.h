@@ -403,9 +403,8 @@ struct memmap_kernel_run {
 	const u8 *pages; /* its struct page of m->base_pfn, here */
 	u64 pages_addr;	 /* ... where it was when written */
 	u64 pgmap_addr;	 /* the kernel's dev_pagemap there */
-	/* one byte per pageblock from memmap_pageblocks_pfn() */
+	/* memmap_nr_pageblocks() bytes from memmap_pageblocks_pfn() */
 	const u8 *pageblock_bits;
-	unsigned long nr_pageblocks;
 };
 
 /* The pageblocks the model keeps bits for: the namespace's sections. */

@@ -601,11 +601,17 @@ static unsigned int bench_kernel_memmap(struct kunit *test, struct memmap *m,
 			   config, kernel_refused);
 		return 0;
 	}
-	if (!kernel_memmap_compare(test, m, config, kernel_skip,
-				   sizeof(kernel_skip)))
+	switch (kernel_memmap_compare(test, m, config, kernel_skip,
+				      sizeof(kernel_skip))) {
+	case 1:
+		return 1;
+	case 0:
 		kunit_info(test, "%s %s skipped: %s", KERNEL_MEMMAP_STRATEGY,
 			   config, kernel_skip);
-	return kernel_skip[0] ? 0 : 1;
+		return 0;
+	default:
+		return 0; /* failed @test, naming why */
+	}
 }
 
 /*

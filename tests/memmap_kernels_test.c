@@ -444,7 +444,6 @@ static void fake_kernel_run(const struct memmap *m, u8 *pages, u8 *bits,
 		.pages_addr = FAKE_PAGES,
 		.pgmap_addr = FAKE_PGMAP,
 		.pageblock_bits = bits,
-		.nr_pageblocks = memmap_nr_pageblocks(m),
 	};
 }
 

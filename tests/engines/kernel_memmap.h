@@ -16,8 +16,9 @@
 #define KERNEL_MEMMAP_STRATEGY "kernel"
 
 /*
- * Does the model at @m's kernel and layout have the kernel's object to
- * compare with? The reason in @why when not (6.12 only, 64-byte layout).
+ * Does the model at @m's kernel have the kernel's object to compare
+ * with? The reason in @why when not: 6.12 only (which has the 64-byte
+ * layout only, memmap_kernel_refuses()).
  */
 bool kernel_memmap_refuses(const struct memmap *m, char *why, size_t len);
 

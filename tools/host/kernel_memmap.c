@@ -56,9 +56,12 @@ static int runner_path(char *path, size_t len, char *why, size_t wlen)
 		snprintf(path, len, "%s/kernel-memmap", exe);
 	}
 	if (access(path, X_OK)) {
-		snprintf(why, wlen, "%s is not built (%s)", path,
+		/* named on purpose: an error, not a skip */
+		snprintf(why, wlen, "%s %s (%s)", path,
+			 env && *env ? "from NTB_KERNEL_MEMMAP is no program"
+				     : "is not built",
 			 KMEMMAP_NEEDS);
-		return 1;
+		return env && *env ? -1 : 1;
 	}
 	return 0;
 }
@@ -87,14 +90,18 @@ static void fill_request(struct kmemmap_request *req,
 		.nr_pfns = c->nr_pfns,
 		.page_size = c->page_size,
 		.pages_offset = pages_off,
+		.pageblock_pages = c->pageblock_pages,
 		.pageblocks_pfn = c->pageblocks_pfn,
 		.nr_pageblocks = c->nr_pageblocks,
 		.pageblocks_offset = bits_off,
 	};
 }
 
-/* Wait for @pid at most KMEMMAP_WAIT_S; its wait status, or -1. */
-static int wait_runner(pid_t pid, int *status)
+/*
+ * Wait for @pid at most KMEMMAP_WAIT_S: 0 with its wait status, or -1
+ * with why in @why.
+ */
+static int wait_runner(pid_t pid, int *status, char *why, size_t len)
 {
 	const struct timespec tick = {0, 10 * 1000 * 1000};
 
@@ -103,12 +110,16 @@ static int wait_runner(pid_t pid, int *status)
 
 		if (r == pid)
 			return 0;
-		if (r < 0 && errno != EINTR)
+		if (r < 0 && errno != EINTR) {
+			snprintf(why, len, "waiting for the runner: %s",
+				 strerror(errno));
 			return -1;
+		}
 		nanosleep(&tick, NULL);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, status, 0);
+	snprintf(why, len, "the runner did not finish in %d s", KMEMMAP_WAIT_S);
 	return -1;
 }
 
@@ -128,11 +139,8 @@ static int run_runner(const char *path, int fd, struct kmemmap_request *req,
 		snprintf(why, len, "cannot start %s: %s", path, strerror(err));
 		return -1;
 	}
-	if (wait_runner(pid, &status)) {
-		snprintf(why, len, "%s did not finish in %d s", path,
-			 KMEMMAP_WAIT_S);
+	if (wait_runner(pid, &status, why, len))
 		return -1;
-	}
 	if (WIFEXITED(status) && !WEXITSTATUS(status) && req->done)
 		return 0;
 	if (req->why[0])

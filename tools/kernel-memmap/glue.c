@@ -109,11 +109,16 @@ int ntb_kmemmap_run(unsigned long start_pfn, unsigned long nr_pages,
 		    unsigned long arena_bytes, char *why, unsigned long len)
 {
 	struct zone *zone = &ntb_pgdat.node_zones[ZONE_DEVICE];
-	/* __nvdimm_setup_pfn()'s altmap; alloc is vmemmap_populate()'s */
+	/*
+	 * __nvdimm_setup_pfn()'s altmap: init_altmap_base() aligns its base
+	 * down to a subsection and init_altmap_reserve() adds what that
+	 * took to the reserve. alloc is vmemmap_populate()'s, not read here.
+	 */
+	unsigned long base_pfn = SUBSECTION_ALIGN_DOWN(start_pfn);
 	const struct vmem_altmap am = {
-		.base_pfn = start_pfn,
+		.base_pfn = base_pfn,
 		.end_pfn = start_pfn + nr_pages - 1,
-		.reserve = reserve,
+		.reserve = reserve + start_pfn - base_pfn,
 		.free = free,
 	};
 
@@ -123,6 +128,14 @@ int ntb_kmemmap_run(unsigned long start_pfn, unsigned long nr_pages,
 	}
 	if (!nr_pages || order > PFN_SECTION_SHIFT + 3) {
 		snprintf(why, len, "no pages, or order %lu too big", order);
+		return -1;
+	}
+	if (pfn_to_section_nr(start_pfn + nr_pages - 1) >=
+	    nr_roots() * SECTIONS_PER_ROOT) {
+		snprintf(why, len,
+			 "pfns %#lx+%lu lie past the last section "
+			 "(MAX_PHYSMEM_BITS %d)",
+			 start_pfn, nr_pages, MAX_PHYSMEM_BITS);
 		return -1;
 	}
 	if (sections_init(start_pfn, nr_pages, arena, arena_bytes)) {

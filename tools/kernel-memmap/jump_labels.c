@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The kernel's static branches, set as the kernel's boot sets them.
+ * The kernel's static branches, set as the kernel's boot sets them for
+ * the keys' values as built (no boot parameter applied).
  *
  * The kernel's objects come out of the build with a JMP at every static
  * branch: the build of vmlinux (objtool) and then jump_label_init() at

@@ -10,7 +10,7 @@
 #define NTBOOT_KERNEL_MEMMAP_REQUEST_H
 
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
-#define KMEMMAP_VERSION 1
+#define KMEMMAP_VERSION 2
 
 struct kmemmap_request {
 	unsigned long long magic, version;
@@ -24,11 +24,12 @@ struct kmemmap_request {
 	/*
 	 * The window the file holds: the struct pages of base_pfn..
 	 * base_pfn + nr_pfns - 1 from pages_offset (a struct page of
-	 * page_size bytes each), and one byte per pageblock from
-	 * pageblocks_pfn at pageblocks_offset.
+	 * page_size bytes each), and one byte per pageblock (of
+	 * pageblock_pages pfns) from pageblocks_pfn at pageblocks_offset.
 	 */
 	unsigned long long base_pfn, nr_pfns, page_size, pages_offset;
-	unsigned long long pageblocks_pfn, nr_pageblocks, pageblocks_offset;
+	unsigned long long pageblock_pages, pageblocks_pfn, nr_pageblocks;
+	unsigned long long pageblocks_offset;
 	/* The answer. */
 	unsigned long long done;	     /* 1 when the call returned */
 	unsigned long long pages_addr;	     /* the runner's base_pfn page */

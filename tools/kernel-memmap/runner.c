@@ -14,6 +14,10 @@
  *
  * Exit status: 0 the call returned (request->done), 1 it did not (the
  * reason in request->why and on stderr).
+ *
+ * kernel-memmap --selftest: a call of a function stub and a read of a
+ * variable stub each stop a child run naming the symbol; exit 0 when
+ * both do.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -22,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -33,24 +39,30 @@
 /* The variable glue.c defines for the kernel's pfn_to_page(). */
 extern unsigned long vmemmap_base;
 
-/* stubs.S: the name of the variable stub at @addr, or NULL. */
+/* The stubs (stubs): the name of the variable stub at @addr, or NULL. */
 const char *kmemmap_stub_variable(unsigned long addr);
+extern void (*const kmemmap_selftest_function)(void);
+extern const char kmemmap_selftest_function_name[];
+extern const volatile long *const kmemmap_selftest_variable;
+extern const char kmemmap_selftest_variable_name[];
 
 /* How long the call may take before the run is stopped. */
 #define KMEMMAP_TIMEOUT_S 60
 
 static struct kmemmap_request *req;
 
+/* Why the run stops: in the answer, and on stderr. */
 static void say(const char *fmt, ...)
 {
+	char why[sizeof(req->why)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (req)
-		vsnprintf(req->why, sizeof(req->why), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	if (req)
-		fprintf(stderr, "kernel-memmap: %s\n", req->why);
+		memcpy(req->why, why, sizeof(why));
+	fprintf(stderr, "kernel-memmap: %s\n", why);
 }
 
 /*
@@ -117,6 +129,12 @@ static int check_request(unsigned long long size)
 	}
 	req->kernel_page_size = ntb_kmemmap_page_size();
 	req->kernel_pageblock_pages = ntb_kmemmap_pageblock_pages();
+	if (req->pageblock_pages != req->kernel_pageblock_pages) {
+		say("the request has pageblocks of %llu pfns; the kernel's "
+		    "have %llu",
+		    req->pageblock_pages, req->kernel_pageblock_pages);
+		return -1;
+	}
 	if (req->page_size != req->kernel_page_size) {
 		say("the request has a %llu-byte struct page; the kernel's "
 		    "is %llu bytes",
@@ -134,13 +152,78 @@ static int check_request(unsigned long long size)
 	return 0;
 }
 
-int main(void)
+/*
+ * Run @body in a child with the runner's fault handling: does its stderr
+ * name @name?
+ */
+static int stops_naming(void (*body)(void), const char *name)
+{
+	char out[512] = "";
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		catch_faults();
+		body();
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], out, sizeof(out) - 1);
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	out[n > 0 ? n : 0] = 0;
+	fprintf(stderr, "kernel-memmap: selftest: %s", out);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 1 &&
+	       strstr(out, name);
+}
+
+static void call_function_stub(void)
+{
+	kmemmap_selftest_function();
+}
+
+static void read_variable_stub(void)
+{
+	(void)*kmemmap_selftest_variable;
+}
+
+static int selftest(void)
+{
+	int ok = stops_naming(call_function_stub,
+			      kmemmap_selftest_function_name) &&
+		 stops_naming(read_variable_stub,
+			      kmemmap_selftest_variable_name);
+
+	printf("kernel-memmap: selftest %s (a call of %s() and a read of %s "
+	       "stop the run by name)\n",
+	       ok ? "passed" : "FAILED", kmemmap_selftest_function_name,
+	       kmemmap_selftest_variable_name);
+	return !ok;
+}
+
+int main(int argc, char **argv)
 {
 	struct stat st;
 	unsigned char *map, *pages, *bits;
 	unsigned long arena_bytes;
 	void *arena;
 
+	if (argc == 2 && !strcmp(argv[1], "--selftest"))
+		return selftest();
+	if (argc > 1) {
+		fprintf(stderr,
+			"kernel-memmap: unknown argument '%s' (only "
+			"--selftest; ntbench strategy=kernel runs it)\n",
+			argv[1]);
+		return 2;
+	}
+	/* no runner outlives the ntbench that started it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fstat(3, &st) || st.st_size < (off_t)sizeof(*req)) {
 		fprintf(stderr, "kernel-memmap: fd 3 is not a request file "
 				"(run by ntbench strategy=kernel)\n");
@@ -174,10 +257,17 @@ int main(void)
 			    arena_bytes, req->why, sizeof(req->why)))
 		return 1;
 	for (unsigned long long i = 0; i < req->nr_pageblocks; i++) {
-		unsigned long v = ntb_kmemmap_pageblock_bits(
-			req->pageblocks_pfn + i * req->kernel_pageblock_pages);
+		unsigned long pfn =
+			req->pageblocks_pfn + i * req->pageblock_pages;
+		unsigned long v = ntb_kmemmap_pageblock_bits(pfn);
 
-		bits[i] = v > 0xff ? 0xff : v;
+		if (v > 0xff) {
+			say("pfn %#lx has no section: the request's pageblocks "
+			    "go past the namespace's sections",
+			    pfn);
+			return 1;
+		}
+		bits[i] = v;
 	}
 	alarm(0);
 	req->pages_addr = (unsigned long)pages;
