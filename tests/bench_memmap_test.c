@@ -593,6 +593,8 @@ static char kernel_skip[300], kernel_refused[200];
 static unsigned int bench_kernel_memmap(struct kunit *test, struct memmap *m,
 					const char *config)
 {
+	int compared;
+
 	if (!strategy_selected(KERNEL_MEMMAP_STRATEGY) ||
 	    (!opt_strategy[0] && opt_kernel != MODEL_KERNEL_6_12))
 		return 0;
@@ -601,17 +603,12 @@ static unsigned int bench_kernel_memmap(struct kunit *test, struct memmap *m,
 			   config, kernel_refused);
 		return 0;
 	}
-	switch (kernel_memmap_compare(test, m, config, kernel_skip,
-				      sizeof(kernel_skip))) {
-	case 1:
-		return 1;
-	case 0:
+	compared = kernel_memmap_compare(test, m, config, kernel_skip,
+					 sizeof(kernel_skip));
+	if (!compared)
 		kunit_info(test, "%s %s skipped: %s", KERNEL_MEMMAP_STRATEGY,
 			   config, kernel_skip);
-		return 0;
-	default:
-		return 0; /* failed @test, naming why */
-	}
+	return compared > 0; /* -1: @test failed, naming why */
 }
 
 /*

@@ -71,7 +71,8 @@ static void *arena_take(char **arena, unsigned long *left, unsigned long n)
 /*
  * The sections of pfns start..start+nr as sparse_add_section() leaves
  * them for hotplugged memory: a root table, a usage with its pageblock
- * bitmap, and no SECTION_IS_EARLY (compound_nr_pages() reads it).
+ * bitmap, and no SECTION_IS_EARLY (compound_nr_pages() reads it). The
+ * caller has checked that every section has a root.
  */
 static int sections_init(unsigned long start_pfn, unsigned long nr_pages,
 			 char *arena, unsigned long left)
@@ -86,8 +87,6 @@ static int sections_init(unsigned long start_pfn, unsigned long nr_pages,
 		unsigned long root = SECTION_NR_TO_ROOT(nr);
 		struct mem_section *ms;
 
-		if (root >= nr_roots())
-			return -1;
 		if (!mem_section[root]) {
 			mem_section[root] = arena_take(
 				&arena, &left,
