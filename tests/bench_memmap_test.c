@@ -632,6 +632,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	unsigned long written;
 	static struct bench_unreachable unreachable;
 	char why[200], config[80], ctx[112], where[112], unreach[200];
+	char kernel_key[24]; /* " kernel=6.12", or "" for the base */
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
 	unsigned int done = 0, n_strategies = 0;
@@ -656,10 +657,12 @@ static unsigned int bench_one_config(struct kunit *test,
 	}
 	written = memmap_pages_written(&m);
 	bytes = (u64)written * l->size;
-	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s map=%s%s%s",
-		     l->size, memmap_mode_name(order),
-		     nd_pfn_mode_name(opt_map), opt_kernel ? " kernel=" : "",
+	ntb_snprintf(kernel_key, sizeof(kernel_key), "%s%s",
+		     opt_kernel ? " kernel=" : "",
 		     opt_kernel ? model_kernel_name(opt_kernel) : "");
+	ntb_snprintf(config, sizeof(config), "page_size=%u mode=%s map=%s%s",
+		     l->size, memmap_mode_name(order),
+		     nd_pfn_mode_name(opt_map), kernel_key);
 	ntb_snprintf(ctx, sizeof(ctx), " for=bench_memmap_init %s", config);
 	add_fills(test, contenders, entries, &n, buf, bytes, config, seed);
 	add_probe(test, contenders, entries, &n, buf, bytes, config, seed);
@@ -760,7 +763,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			"end_trunc=%llu pages=%lu written=%lu "
 			"bytes=%llu %s ns_per_page=%s gbps=%s limit_frac=%s limit=%s "
 			"drain=%s %snode=%d limit_ns=%llu "
-			"beats_limit=%d%s%s",
+			"beats_limit=%d%s",
 			contenders[i].name, l->size, l->name,
 			memmap_mode_name(order), nd_pfn_mode_name(opt_map),
 			memmap_in_name, (unsigned long long)cfg.end_trunc,
@@ -772,9 +775,7 @@ static unsigned int bench_one_config(struct kunit *test,
 			best >= 0 ? contenders[best].name : "none",
 			opt_drain ? "on" : "off", bench_eff_mhz_key(r),
 			plat_numa_node_of(buf), limit_ns,
-			limit_ns && r->median_ns < limit_ns,
-			opt_kernel ? " kernel=" : "",
-			opt_kernel ? model_kernel_name(opt_kernel) : "");
+			limit_ns && r->median_ns < limit_ns, kernel_key);
 		bench_print_samples(r);
 		bench_summary_add(&(struct bench_summary_row){
 			.strategy = contenders[i].name,

@@ -30,6 +30,7 @@ from reportlib.logs import (
     METRIC_PREFIX,
     OPTIONS_PREFIX,
     LogfmtError,
+    options_set,
     parse_header,
     parse_logfmt,
     typed_metric,
@@ -267,7 +268,10 @@ def walk(run, lines):
                 raise KcidbError(run.name, lineno,
                                  f"bad '# build' line ({e})") from e
         elif body.startswith(OPTIONS_PREFIX) and ' set="' in body:
-            run.options = body.rpartition(' set="')[2].rstrip('"')
+            run.options = options_set(body)
+            if run.options is None:
+                run.warn(lineno, f"options line cut short, not read: "
+                         f"'{body[:60]}'")
         elif not body.startswith("#"):
             run.warn(lineno, f"not a KTAP line, not read: '{body[:60]}'")
     if suite is not None and suite.result is None:

@@ -109,12 +109,26 @@ def typed(value):
     return value
 
 
+def header_version(line):
+    """The VERSION of a "# ntboot VERSION ..." header line."""
+    return line[len(HEADER_PREFIX):].partition(" ")[0]
+
+
+def options_set(line):
+    """The set="..." value of an "# options" line, or None where the line
+    was cut short. set= comes last; load="..." before it is the
+    firmware's text, printed as it came, so the line is not read as
+    logfmt."""
+    value = line.rpartition(' set="')[2]
+    return value[:-1] if value.endswith('"') else None
+
+
 def parse_header(line):
     """The "# ntboot VERSION key=value..." header: its fields as printed,
     "version" added (LogfmtError where they cannot be read)."""
-    version, _, rest = line[len(HEADER_PREFIX):].partition(" ")
+    rest = line[len(HEADER_PREFIX):].partition(" ")[2]
     header = parse_logfmt(rest)
-    header["version"] = version
+    header["version"] = header_version(line)
     if "cpu" in header:     # CPUID pads the brand string
         header["cpu"] = header["cpu"].strip()
     return header
@@ -257,16 +271,10 @@ def parse_log(text, name, label):
             try:
                 log.header = parse_header(line)
             except LogfmtError:
-                # The version alone, as parse_header() reads it.
-                log.header = {"version": line[len(HEADER_PREFIX):]
-                              .partition(" ")[0]}
+                log.header = {"version": header_version(line)}
         elif line.startswith(OPTIONS_PREFIX) and ' set="' in line:
-            # set= comes last; load="..." before it is the firmware's
-            # text, printed as it came, so it is not read as logfmt.
-            value = line.rpartition(' set="')[2]
-            if value.endswith('"'):
-                log.options = value[:-1]
-            else:
+            log.options = options_set(line)
+            if log.options is None:
                 log.warnings.append(f"{name}:{lineno}: options line cut "
                                     f"short: {line[:80]}")
         else:

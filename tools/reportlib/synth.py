@@ -414,13 +414,14 @@ def own_state_lines(log):
     from reportlib.verdicts import (follows, state_lines, state_vs_slow,
                                     verdicts)
     out = []
+    vs = verdicts(log)
     for (where, name), st in state_lines(log).items():
         for s, (runs, med, low, high) in enumerate(st.states):
             out.append(f"    # state strategy={name} {where} runs={st.n} "
                        f"state={s + 1}/{st.nr} state_runs={runs} "
                        f"median_ns={med} low_ns={low} high_ns={high} "
                        f"apart={fixed3(states_apart(st) / 1e6)}")
-    for f in follows(log):
+    for f in follows(log, vs):
         p = "-" if f["p"] is None else f"{f['p']:.6f}"
         out.append(f"    # follows {f['kind']}={f['name']} "
                    f"states_of={f['states_of']} {f['where']} "
@@ -429,13 +430,13 @@ def own_state_lines(log):
                    f"slow_median_ns={f['slow_ns']} "
                    f"ratio={fixed3(f['ratio'])} p={p} "
                    f"follows={f['follows']}")
-    for r in state_vs_slow(log):
+    for r in state_vs_slow(log, vs):
         out.append(f"    # vs_slow by={r['by']} {r['where']} "
                    f"state={r['state']} "
                    + "".join(f"{name}={'-' if x is None else fixed3(x)} "
                              for name, x in r["ratios"].items())
                    + f"rounds={r['rounds']}")
-    for v in verdicts(log):
+    for v in vs:
         out.append(own_verdict_line(v))
         if "states" in v:
             out += [own_state_verdict_line(v, sv)

@@ -88,16 +88,13 @@ def table_memmap(records, multi):
     for label, recs in by_log(records):
         # kernel=: the model's kernel where it is not the base
         # (docs/model.md, "The two kernels").
-        groups = ordered_unique((r.get("page_size"), r.get("mode"),
-                                 r.get("map"), r.get("pages"),
-                                 r.get("written"), r.get("kernel"))
-                                for r in recs)
-        for size, mode, map_, pages, written, kernel in groups:
-            rows = [r for r in recs if (r.get("page_size"), r.get("mode"),
-                                        r.get("map"), r.get("pages"),
-                                        r.get("written"),
-                                        r.get("kernel")) ==
-                    (size, mode, map_, pages, written, kernel)]
+        def group_of(r):
+            return tuple(r.get(k) for k in ("page_size", "mode", "map",
+                                            "pages", "written", "kernel"))
+
+        for group in ordered_unique(group_of(r) for r in recs):
+            size, mode, map_, pages, written, kernel = group
+            rows = [r for r in recs if group_of(r) == group]
             slow = next((r.get("median_ns") for r in rows
                          if r.get("strategy") == "slow"), None)
             # map=: where the memmap lives; pages: the pfns initialised,

@@ -249,6 +249,12 @@ class Truncated(unittest.TestCase):
         with self.assertRaisesRegex(KcidbError, r"^x\.log: no 'KTAP"):
             read_runs("hello\n", "x.log")
 
+    def test_options_cut_short(self):
+        cut = OPTIONS.replace('"runs=5"', '"runs=5')
+        runs, warnings = read_runs(HEAD + BUILD + cut + BODY, "o.log")
+        self.assertIsNone(runs[0].options)
+        self.assertRegex(warnings[0], r"^o\.log:6: options line cut short")
+
     def test_older_build(self):
         warnings = read_runs(HEAD + BODY, "old.log")[1]
         self.assertEqual(warnings,

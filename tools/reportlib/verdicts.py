@@ -813,22 +813,12 @@ def check_verdicts(log):
     for v in vs:
         ours[verdict_key(v["subject"], v["before"], v["after"],
                          where_of(v))] = v
-    theirs = {}
-    for t in log.own_verdicts:
-        where = (f"page_size={t.get('page_size')} mode={t['mode']}"
-                 if "mode" in t else f"chunk={t.get('chunk')}")
-        theirs[verdict_key(t.get("claim"), t.get("before"), t.get("after"),
-                           where)] = t
-    problems = []
-    for key in ours.keys() - theirs.keys():
-        problems.append(f"no verdict line for {key[1]} -> {key[2]} "
-                        f"{key[3]} ({key[0]})")
-    for key in theirs.keys() - ours.keys():
-        problems.append(f"a verdict line the metric lines do not give: "
-                        f"{key[1]} -> {key[2]} {key[3]} ({key[0]})")
-    for key in sorted(ours.keys() & theirs.keys()):
-        problems += line_problems(f"{key[1]} -> {key[2]} {key[3]}",
-                                  ours[key], theirs[key])
+    theirs = {verdict_key(t.get("claim"), t.get("before"), t.get("after"),
+                          where_of(t)): t
+              for t in log.own_verdicts}
+    problems = keyed_problems(
+        "verdict", ours, theirs, line_problems,
+        lambda k: f"{k[1]} -> {k[2]} {k[3]} ({k[0]})")
     return (problems + check_process_lines(log)
             + check_state_lines(log, vs))
 
