@@ -113,7 +113,22 @@ $(LITMUS_GEN): tests/litmus.tests tools/tso-enum
 	@echo "  TSO     $<"
 	$(Q)$(PYTHON) tools/tso-enum $< -o $@
 
-$(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN)
+# The tables of a fact that has a manifest (manifest/*.yaml) come from it
+# (tools/manifest; docs/manifest.md).
+MANIFEST_TOOL := tools/manifest tools/reportlib/manifest.py
+MANIFEST_GEN := $(B)/gen/verdict_claims.h $(B)/gen/page_layouts.h \
+	$(B)/gen/memmap_strategy_list.h
+$(B)/gen/verdict_claims.h: manifest/claims.yaml
+$(B)/gen/page_layouts.h: manifest/layouts.yaml
+# (the strategies' layouts are the layouts' ids)
+$(B)/gen/memmap_strategy_list.h: manifest/strategies.yaml manifest/layouts.yaml
+$(MANIFEST_GEN): $(MANIFEST_TOOL)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)$(PYTHON) tools/manifest c \
+		$(basename $(notdir $(firstword $(filter manifest/%.yaml,$^)))) -o $@
+
+$(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
 	check-format kernel-memmap check-kernel-memmap
@@ -255,7 +270,7 @@ $(B)/host/memmap_fuzz: $(MEMMAP_FUZZ_SRCS) $(wildcard boot/efi_memmap.h mm/*.h)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -I$(B)/gen -DNTB_HOSTED -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 OPTIONS_FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(filter-out tools/host/main.c,$(HOST_SRCS)))
-$(B)/fuzz/%.o: %.c $(B)/gen/version.h $(LITMUS_GEN)
+$(B)/fuzz/%.o: %.c $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $< (fuzz)"
 	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Wno-everything \

@@ -8,37 +8,13 @@
 #include "lib/string.h"
 #include "lib/verdict.h"
 
-#define MEMCPY_NT "mm: use memcpy_nt() in zone-device template copies"
-#define FASTPATHS "x86/string: extend memcpy_flushcache() fixed-size fastpaths"
-#define NOCACHE "use nocache copy in copy_from_iter_nocache()"
-
-/* The same claims, in the same order, as CLAIMS in
- * tools/reportlib/verdicts.py. */
+/*
+ * The posted claims, in the order they are judged and printed: generated
+ * from manifest/claims.yaml (tools/manifest), as tools/reportlib's CLAIMS
+ * are.
+ */
 const struct verdict_claim verdict_claims[] = {
-	{MEMCPY_NT, "memmap init on rebind, fsdax (nd_pmem)",
-	 "bench_memmap_init", "fsdax", 0, "slow", "tmpl_nt_fixed",
-	 "244.28 ms -> 96.79 ms", 24428, 9679},
-	{MEMCPY_NT, "memmap init on rebind, devdax 2 MiB (dax_pmem)",
-	 "bench_memmap_init", "devdax2m", 0, "slow", "tmpl_nt_fixed",
-	 "273.31 ms -> 119.04 ms", 27331, 11904},
-	{MEMCPY_NT,
-	 "its own step: the template copied with non-temporal "
-	 "stores rather than memcpy(), fsdax",
-	 "bench_memmap_init", "fsdax", 0, "tmpl_memcpy", "tmpl_nt_fixed",
-	 "faster (no figure of its own)", 0, 0},
-	{FASTPATHS,
-	 "generic __memcpy_flushcache() -> inline fixed-size "
-	 "MOVNTI, fsdax (nd_pmem)",
-	 "bench_memmap_init", "fsdax", 0, "tmpl_nt_generic", "tmpl_nt_fixed",
-	 "150.83 ms -> 96.79 ms", 15083, 9679},
-	{FASTPATHS,
-	 "generic __memcpy_flushcache() -> inline fixed-size "
-	 "MOVNTI, devdax 2 MiB (dax_pmem)",
-	 "bench_memmap_init", "devdax2m", 0, "tmpl_nt_generic", "tmpl_nt_fixed",
-	 "153.55 ms -> 119.04 ms", 15355, 11904},
-	{NOCACHE, "copy-then-flush -> nocache copy, 4 KiB chunks",
-	 "bench_nocache_copy", NULL, 4096, NULL, "nocache",
-	 "641 MB/s -> 2134 MB/s", 2134, 641},
+#include "verdict_claims.h"
 };
 
 const unsigned int verdict_nr_claims = ARRAY_SIZE(verdict_claims);

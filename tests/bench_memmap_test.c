@@ -44,17 +44,16 @@
 /* What a fill writes with rep stosb: one non-zero byte. */
 #define STOSB_BYTE 0xa5
 
-/* The limit fills: template stores of non-zero data, and rep stosb. */
+/*
+ * The limit fills: template stores of non-zero data, and rep stosb
+ * (manifest/strategies.yaml, limits).
+ */
 struct limit_fill {
 	const char *name;    /* metric strategy name */
 	const char *variant; /* copy registry fill; NULL: rep stosb */
 };
 
-static const struct limit_fill limit_fills[] = {
-	{"limit_cached", "tmpl_mov_64"},  {"limit_stosb", NULL},
-	{"limit_nt64", "tmpl_movnti_64"}, {"limit_nt128", "tmpl_sse2_64"},
-	{"limit_nt256", "tmpl_avx_64"},	  {"limit_nt512", "tmpl_avx512_64"},
-};
+static const struct limit_fill limit_fills[] = {LIMIT_FILLS};
 
 #define NR_FILLS ARRAY_SIZE(limit_fills)
 

@@ -93,21 +93,13 @@ static const struct byte_name untouched_names[] = {
 	{ 56, 8, "memcg_data" },
 };
 
-/* What each layout appends after byte 64; the rest is padding. */
-static const struct byte_name kmsan_names[] = {
-	{ 64, 8, "kmsan_shadow" },
-	{ 72, 8, "kmsan_origin" },
-};
-
-static const struct byte_name cpupid_names[] = {
-	{ 64, 4, "_last_cpupid" },
-};
-
-static const struct byte_name both_names[] = {
-	{ 64, 4, "_last_cpupid" },
-	{ 72, 8, "kmsan_shadow" },
-	{ 80, 8, "kmsan_origin" },
-};
+/*
+ * What each layout appends after byte 64, from the layouts' manifest
+ * (manifest/layouts.yaml, page_layouts.h); the rest is padding.
+ */
+static const struct byte_name extra_names[NR_PAGE_LAYOUTS]
+					 [PAGE_LAYOUT_EXTRA_MAX] = {
+						 PAGE_LAYOUT_EXTRA_NAMES};
 
 struct expected_field {
 	unsigned int offset, width;
@@ -163,26 +155,11 @@ static void expected_field(const struct page_layout *l, enum sweep_kind k,
 				   ARRAY_SIZE(untouched_names) },
 	};
 
-	if (byte < 64) {
-		find_name(first64[k].t, first64[k].n, byte, e);
+	/* (an entry a layout leaves empty has width 0: it never matches) */
+	if (byte < 64 ? find_name(first64[k].t, first64[k].n, byte, e)
+		      : find_name(extra_names[l->id], PAGE_LAYOUT_EXTRA_MAX,
+				  byte, e))
 		return;
-	}
-	switch (l->id) {
-	case PAGE_LAYOUT_80_KMSAN:
-		if (find_name(kmsan_names, ARRAY_SIZE(kmsan_names), byte, e))
-			return;
-		break;
-	case PAGE_LAYOUT_80_CPUPID:
-		if (find_name(cpupid_names, ARRAY_SIZE(cpupid_names), byte, e))
-			return;
-		break;
-	case PAGE_LAYOUT_96:
-		if (find_name(both_names, ARRAY_SIZE(both_names), byte, e))
-			return;
-		break;
-	default:
-		break;
-	}
 	e->offset = byte;
 	e->width = 1;
 	e->name = "padding";

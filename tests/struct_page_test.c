@@ -15,11 +15,6 @@ static const struct page_layout *layout_nr(int i)
 
 static void layout_sizes(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, page_layout(PAGE_LAYOUT_64)->size, 64);
-	KUNIT_EXPECT_EQ(test, page_layout(PAGE_LAYOUT_80_KMSAN)->size, 80);
-	KUNIT_EXPECT_EQ(test, page_layout(PAGE_LAYOUT_80_CPUPID)->size, 80);
-	KUNIT_EXPECT_EQ(test, page_layout(PAGE_LAYOUT_96)->size, 96);
-
 	for (int i = 0; i < NR_PAGE_LAYOUTS; i++) {
 		const struct page_layout *l = layout_nr(i);
 
@@ -39,29 +34,94 @@ static void layout_sizes(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, page_layout_find("128") == NULL);
 }
 
-/* The offsets docs/model.md gives, and where the optional fields go. */
+/*
+ * The layouts' offsets (manifest/layouts.yaml) against the compiler's own
+ * layout of the kernel's declarations: struct page's 64 bytes, then what
+ * the configuration appends (int _last_cpupid under
+ * LAST_CPUPID_NOT_IN_PAGE_FLAGS, then KMSAN's two pointers), the whole
+ * aligned to 2 * sizeof(unsigned long) (_struct_page_alignment).
+ */
+struct page_80_kmsan {
+	struct page base;
+	void *kmsan_shadow, *kmsan_origin;
+} __aligned(16);
+
+struct page_80_cpupid {
+	struct page base;
+	int _last_cpupid;
+} __aligned(16);
+
+struct page_96 {
+	struct page base;
+	int _last_cpupid;
+	void *kmsan_shadow, *kmsan_origin;
+} __aligned(16);
+
+#define C_OFFSET(type, field) ((int)__builtin_offsetof(type, field))
+
 static void layout_offsets(struct kunit *test)
 {
-	static const s16 common[] = { 0, 8, 16, 24, 32, 40, 48, 52, 56 };
-	static const s16 extra[NR_PAGE_LAYOUTS][3] = {
-		/* _last_cpupid, kmsan_shadow, kmsan_origin */
-		[PAGE_LAYOUT_64] = { -1, -1, -1 },
-		[PAGE_LAYOUT_80_KMSAN] = { -1, 64, 72 },
-		[PAGE_LAYOUT_80_CPUPID] = { 64, -1, -1 },
-		[PAGE_LAYOUT_96] = { 64, 72, 80 },
+	static const struct {
+		unsigned int size;
+		int last_cpupid, kmsan_shadow, kmsan_origin;
+	} c[NR_PAGE_LAYOUTS] = {
+		[PAGE_LAYOUT_64] = {sizeof(struct page), -1, -1, -1},
+		[PAGE_LAYOUT_80_KMSAN] = {sizeof(struct page_80_kmsan), -1,
+					  C_OFFSET(struct page_80_kmsan,
+						   kmsan_shadow),
+					  C_OFFSET(struct page_80_kmsan,
+						   kmsan_origin)},
+		[PAGE_LAYOUT_80_CPUPID] = {sizeof(struct page_80_cpupid),
+					   C_OFFSET(struct page_80_cpupid,
+						    _last_cpupid),
+					   -1, -1},
+		[PAGE_LAYOUT_96] = {sizeof(struct page_96),
+				    C_OFFSET(struct page_96, _last_cpupid),
+				    C_OFFSET(struct page_96, kmsan_shadow),
+				    C_OFFSET(struct page_96, kmsan_origin)},
+	};
+	const struct page_layout *base = page_layout(PAGE_LAYOUT_64);
+
+	/*
+	 * (the first 64 bytes against the C struct page: BUILD_BUG_ON in
+	 * model/mm/page_layout.c)
+	 */
+#define C_WIDTH(type, field) ((unsigned int)sizeof(((type *)0)->field))
+	static const unsigned int width[NR_PAGE_FIELDS] = {
+		[PAGE_FIELD_FLAGS] = C_WIDTH(struct page, flags),
+		[PAGE_FIELD_LRU_NEXT] = C_WIDTH(struct page, lru.next),
+		[PAGE_FIELD_LRU_PREV] = C_WIDTH(struct page, lru.prev),
+		[PAGE_FIELD_MAPPING] = C_WIDTH(struct page, mapping),
+		[PAGE_FIELD_INDEX] = C_WIDTH(struct page, index),
+		[PAGE_FIELD_PRIVATE] = C_WIDTH(struct page, private),
+		[PAGE_FIELD_MAPCOUNT] = C_WIDTH(struct page, _mapcount),
+		[PAGE_FIELD_REFCOUNT] = C_WIDTH(struct page, _refcount),
+		[PAGE_FIELD_MEMCG_DATA] = C_WIDTH(struct page, memcg_data),
+		[PAGE_FIELD_LAST_CPUPID] =
+			C_WIDTH(struct page_96, _last_cpupid),
+		[PAGE_FIELD_KMSAN_SHADOW] =
+			C_WIDTH(struct page_96, kmsan_shadow),
+		[PAGE_FIELD_KMSAN_ORIGIN] =
+			C_WIDTH(struct page_96, kmsan_origin),
 	};
 
+	for (int f = 0; f < NR_PAGE_FIELDS; f++)
+		KUNIT_EXPECT_EQ(test, page_field_width((enum page_field)f),
+				width[f]);
 	for (int i = 0; i < NR_PAGE_LAYOUTS; i++) {
 		const struct page_layout *l = layout_nr(i);
 
-		for (int f = 0; f < (int)ARRAY_SIZE(common); f++)
-			KUNIT_EXPECT_EQ(test, l->offset[f], common[f]);
+		kunit_info(test, "layout %s: %u bytes", l->name, l->size);
+		KUNIT_EXPECT_EQ(test, l->size, c[i].size);
+		/* the first 64 bytes are every layout's */
+		for (int f = 0; f <= PAGE_FIELD_MEMCG_DATA; f++)
+			KUNIT_EXPECT_EQ(test, l->offset[f], base->offset[f]);
 		KUNIT_EXPECT_EQ(test, l->offset[PAGE_FIELD_LAST_CPUPID],
-				extra[i][0]);
+				c[i].last_cpupid);
 		KUNIT_EXPECT_EQ(test, l->offset[PAGE_FIELD_KMSAN_SHADOW],
-				extra[i][1]);
+				c[i].kmsan_shadow);
 		KUNIT_EXPECT_EQ(test, l->offset[PAGE_FIELD_KMSAN_ORIGIN],
-				extra[i][2]);
+				c[i].kmsan_origin);
 		/* last_cpupid is in the flags exactly when it has no field */
 		KUNIT_EXPECT_EQ(test, l->last_cpupid_width != 0,
 				l->offset[PAGE_FIELD_LAST_CPUPID] < 0);

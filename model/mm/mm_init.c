@@ -144,7 +144,7 @@ init_zone_device_page_body(const enum model_kernel k, const struct memmap *m,
  * copy per layout, each with its struct page size folded in, and the
  * same call per page.
  */
-#define DEFINE_INIT_ZONE_DEVICE_PAGE(lid)                                     \
+#define DEFINE_INIT_ZONE_DEVICE_PAGE(lid, ...)                                \
 	static __noinline void __init_zone_device_page_##lid(                 \
 		const struct memmap *m, struct page *page, unsigned long pfn, \
 		unsigned long zone_idx, int nid, struct dev_pagemap *pgmap)   \
@@ -153,10 +153,7 @@ init_zone_device_page_body(const enum model_kernel k, const struct memmap *m,
 					   &page_layouts[lid], page, pfn,     \
 					   zone_idx, nid, pgmap);             \
 	}
-DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_64)
-DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_80_KMSAN)
-DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_80_CPUPID)
-DEFINE_INIT_ZONE_DEVICE_PAGE(PAGE_LAYOUT_96)
+PAGE_LAYOUTS(DEFINE_INIT_ZONE_DEVICE_PAGE, )
 
 /* 6.12's, for its one layout (64 bytes), out of line as the kernel's. */
 static __noinline void __init_zone_device_page_v6_12_PAGE_LAYOUT_64(
@@ -180,25 +177,13 @@ __init_zone_device_page(const enum model_kernel k, const struct memmap *m,
 			m, page, pfn, zone_idx, nid, pgmap);
 		return;
 	}
+#define INIT_ZONE_DEVICE_PAGE_CASE(lid, ...)                               \
+	case lid:                                                          \
+		__init_zone_device_page_##lid(m, page, pfn, zone_idx, nid, \
+					      pgmap);                      \
+		break;
 	switch (l->id) {
-	case PAGE_LAYOUT_64:
-		__init_zone_device_page_PAGE_LAYOUT_64(m, page, pfn, zone_idx,
-						       nid, pgmap);
-		break;
-	case PAGE_LAYOUT_80_KMSAN:
-		__init_zone_device_page_PAGE_LAYOUT_80_KMSAN(m, page, pfn,
-							     zone_idx, nid,
-							     pgmap);
-		break;
-	case PAGE_LAYOUT_80_CPUPID:
-		__init_zone_device_page_PAGE_LAYOUT_80_CPUPID(m, page, pfn,
-							      zone_idx, nid,
-							      pgmap);
-		break;
-	case PAGE_LAYOUT_96:
-		__init_zone_device_page_PAGE_LAYOUT_96(m, page, pfn, zone_idx,
-						       nid, pgmap);
-		break;
+		PAGE_LAYOUTS(INIT_ZONE_DEVICE_PAGE_CASE, )
 	default:
 		break;
 	}
@@ -473,27 +458,16 @@ static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
 }
 
 /*
- * A fill by struct page size, one chain for each layout set of the list:
- * only the sizes of the set are named (a fill has functions for those
- * alone), the last one in an else that takes every other size, whose
- * loops are never emitted. Picked by the set's name, so the preprocessor
- * resolves it and no call to a missing size is written at any -O; an
- * entry with a set not named here fails to compile.
+ * A fill by struct page size, a chain over the sizes of the strategy's
+ * layout set (MEMMAP_L_<set>_SIZES): only those sizes are named (a fill
+ * has functions for those alone); any other size, whose loops are never
+ * emitted, writes nothing. Picked by the set's name, so the preprocessor
+ * resolves it and no call to a missing size is written at any -O.
  */
-#define TMPL_FILL_SIZES_MEMMAP_L_ALL(kind)                                   \
-	if (size == 64)                                                       \
-		tmpl_fill_##kind##_64(page, template, n);                     \
-	else if (size == 80)                                                  \
-		tmpl_fill_##kind##_80(page, template, n);                     \
-	else                                                                  \
-		tmpl_fill_##kind##_96(page, template, n);
-#define TMPL_FILL_SIZES_MEMMAP_L_64_96(kind)                                 \
-	if (size == 64)                                                       \
-		tmpl_fill_##kind##_64(page, template, n);                     \
-	else                                                                  \
-		tmpl_fill_##kind##_96(page, template, n);
-#define TMPL_FILL_SIZES_MEMMAP_L_64(kind)                                    \
-	tmpl_fill_##kind##_64(page, template, n);
+#define TMPL_FILL_SIZE(sz, kind)                            \
+	if (size == sz)                                     \
+		tmpl_fill_##kind##_##sz(page, template, n); \
+	else
 
 /*
  * @nr back-to-back copies of the template, a case per strategy of the
@@ -503,10 +477,13 @@ static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
 #define TMPL_FILL_none(kind, sizes)
 #define TMPL_FILL_copy(kind, sizes)
 #define TMPL_FILL_copy_sized(kind, sizes)
-#define TMPL_FILL_fill(kind, sizes) sizes(kind)
-#define TMPL_FILL_CASE(name, COPY, write, variant, nt, layouts, ...)         \
-	case MEMMAP_##COPY:                                                   \
-		TMPL_FILL_##write(variant, TMPL_FILL_SIZES_##layouts) break;
+#define TMPL_FILL_fill(kind, sizes) \
+	sizes(TMPL_FILL_SIZE, kind) \
+	{                           \
+	}
+#define TMPL_FILL_CASE(name, COPY, write, variant, nt, layouts, ...) \
+	case MEMMAP_##COPY:                                          \
+		TMPL_FILL_##write(variant, layouts##_SIZES) break;
 static __always_inline void tmpl_fill(const enum memmap_copy copy,
 				      const unsigned int size,
 				      struct page *page,
@@ -810,11 +787,9 @@ out:
  * compiled where the strategy's layouts include the layout; the others
  * are never referenced and not emitted.
  */
-#define DEFINE_MEMMAP_INIT_LAYOUTS(name, COPY, ...)                          \
-	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_64)                     \
-	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_KMSAN)               \
-	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID)              \
-	DEFINE_MEMMAP_INIT(MEMMAP_##COPY, PAGE_LAYOUT_96)
+#define DEFINE_MEMMAP_INIT_OF(lid, copy) DEFINE_MEMMAP_INIT(copy, lid)
+#define DEFINE_MEMMAP_INIT_LAYOUTS(name, COPY, ...) \
+	PAGE_LAYOUTS(DEFINE_MEMMAP_INIT_OF, MEMMAP_##COPY)
 MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_LAYOUTS)
 
 /*
@@ -845,11 +820,10 @@ static void memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64_checked(
 				memmap_init_##copy##_##lid : NULL,            \
 			((layouts) >> (lid)) & 1 ?                            \
 				memmap_init_##copy##_##lid##_checked : NULL }
-#define MEMMAP_INIT_ENTRIES(name, COPY, v, k, is_nt, layouts, ...)           \
-	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_64, layouts),            \
-	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_80_KMSAN, layouts),      \
-	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_80_CPUPID, layouts),     \
-	MEMMAP_INIT_ENTRY(MEMMAP_##COPY, PAGE_LAYOUT_96, layouts),
+#define MEMMAP_INIT_ENTRY_OF(lid, copy, layouts) \
+	MEMMAP_INIT_ENTRY(copy, lid, layouts),
+#define MEMMAP_INIT_ENTRIES(name, COPY, v, k, is_nt, layouts, ...) \
+	PAGE_LAYOUTS(MEMMAP_INIT_ENTRY_OF, MEMMAP_##COPY, layouts)
 
 static const memmap_init_fn
 memmap_init_fns[NR_MEMMAP_COPIES][NR_PAGE_LAYOUTS][2] = {

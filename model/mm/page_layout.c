@@ -7,19 +7,23 @@
 #include "model/include/linux/mm_types.h"
 #include "lib/string.h"
 
-/* The C view of the common 64 bytes must match the table. */
+/* The C view of the common 64 bytes must match manifest/layouts.yaml. */
+#define PAGE_OFFSET_IS(field, id)                              \
+	BUILD_BUG_ON(__builtin_offsetof(struct page, field) != \
+		     PAGE_COMMON_OFFSET_##id)
 BUILD_BUG_ON(sizeof(struct page) != 64);
-BUILD_BUG_ON(__builtin_offsetof(struct page, flags) != 0);
-BUILD_BUG_ON(__builtin_offsetof(struct page, lru) != 8);
-BUILD_BUG_ON(__builtin_offsetof(struct page, compound_head) != 8);
-BUILD_BUG_ON(__builtin_offsetof(struct page, pgmap) != 8);
-BUILD_BUG_ON(__builtin_offsetof(struct page, zone_device_data) != 16);
-BUILD_BUG_ON(__builtin_offsetof(struct page, mapping) != 24);
-BUILD_BUG_ON(__builtin_offsetof(struct page, index) != 32);
-BUILD_BUG_ON(__builtin_offsetof(struct page, private) != 40);
-BUILD_BUG_ON(__builtin_offsetof(struct page, _mapcount) != 48);
-BUILD_BUG_ON(__builtin_offsetof(struct page, _refcount) != 52);
-BUILD_BUG_ON(__builtin_offsetof(struct page, memcg_data) != 56);
+PAGE_OFFSET_IS(flags, FLAGS);
+PAGE_OFFSET_IS(lru.next, LRU_NEXT);
+PAGE_OFFSET_IS(compound_head, LRU_NEXT);
+PAGE_OFFSET_IS(pgmap, LRU_NEXT);
+PAGE_OFFSET_IS(lru.prev, LRU_PREV);
+PAGE_OFFSET_IS(zone_device_data, LRU_PREV);
+PAGE_OFFSET_IS(mapping, MAPPING);
+PAGE_OFFSET_IS(index, INDEX);
+PAGE_OFFSET_IS(private, PRIVATE);
+PAGE_OFFSET_IS(_mapcount, MAPCOUNT);
+PAGE_OFFSET_IS(_refcount, REFCOUNT);
+PAGE_OFFSET_IS(memcg_data, MEMCG_DATA);
 
 /* The folio overlays land where the kernel's FOLIO_MATCH() wants them. */
 BUILD_BUG_ON(__builtin_offsetof(struct folio_page1, _head_1) != 8);
@@ -37,20 +41,9 @@ BUILD_BUG_ON(__builtin_offsetof(struct folio_page2, _deferred_list) != 16);
 BUILD_BUG_ON(NODES_PGSHIFT + NODES_WIDTH != BITS_PER_LONG);
 BUILD_BUG_ON(ZONE_DEVICE > ZONES_MASK);
 
-static const char *const page_field_names[NR_PAGE_FIELDS] = {
-	[PAGE_FIELD_FLAGS] = "flags",
-	[PAGE_FIELD_LRU_NEXT] = "lru.next",
-	[PAGE_FIELD_LRU_PREV] = "lru.prev",
-	[PAGE_FIELD_MAPPING] = "mapping",
-	[PAGE_FIELD_INDEX] = "index",
-	[PAGE_FIELD_PRIVATE] = "private",
-	[PAGE_FIELD_MAPCOUNT] = "_mapcount",
-	[PAGE_FIELD_REFCOUNT] = "_refcount",
-	[PAGE_FIELD_MEMCG_DATA] = "memcg_data",
-	[PAGE_FIELD_LAST_CPUPID] = "_last_cpupid",
-	[PAGE_FIELD_KMSAN_SHADOW] = "kmsan_shadow",
-	[PAGE_FIELD_KMSAN_ORIGIN] = "kmsan_origin",
-};
+static const char *const page_field_names[NR_PAGE_FIELDS] = {PAGE_FIELD_NAMES};
+
+static const u8 page_field_widths[NR_PAGE_FIELDS] = {PAGE_FIELD_WIDTHS};
 
 const char *page_field_name(enum page_field f)
 {
@@ -59,16 +52,7 @@ const char *page_field_name(enum page_field f)
 
 unsigned int page_field_width(enum page_field f)
 {
-	switch (f) {
-	case PAGE_FIELD_MAPCOUNT:
-	case PAGE_FIELD_REFCOUNT:
-	case PAGE_FIELD_LAST_CPUPID:
-		return 4;
-	case NR_PAGE_FIELDS:
-		return 1;
-	default:
-		return 8;
-	}
+	return f < NR_PAGE_FIELDS ? page_field_widths[f] : 1;
 }
 
 enum page_field page_field_at(const struct page_layout *l,
@@ -94,16 +78,10 @@ enum page_field page_field_at(const struct page_layout *l,
 
 const struct page_layout *page_layout_for_size(unsigned int size)
 {
-	switch (size) {
-	case 64:
-		return &page_layouts[PAGE_LAYOUT_64];
-	case 80:
-		return &page_layouts[PAGE_LAYOUT_80_CPUPID];
-	case 96:
-		return &page_layouts[PAGE_LAYOUT_96];
-	default:
-		return NULL;
-	}
+	for (int i = 0; i < NR_PAGE_LAYOUTS; i++)
+		if (page_layouts[i].size_option && page_layouts[i].size == size)
+			return &page_layouts[i];
+	return NULL;
 }
 
 const struct page_layout *page_layout_find(const char *name)

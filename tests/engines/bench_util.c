@@ -14,15 +14,13 @@ DEFINE_OPTION_SIZE(namespace, 100ull << 30, SZ_2M, SZ_4K,
 		   "modelled pmem namespace size (100G); its end is cut "
 		   "to the data alignment as nd_pfn_init() cuts it");
 
+/* The sizes and their words: manifest/layouts.yaml (page_layouts.h). */
 static const struct opt_word layout_words[] = {
-	{"64", 64},
-	{"80", 80},
-	{"96", 96},
-	{NULL},
+	PAGE_LAYOUT_OPTION_WORDS{NULL},
 };
 DEFINE_OPTION_LIST(layout, "layout", layout_words, 1, 0, 1,
-		   "struct page sizes are 64, 80 or 96",
-		   "struct page sizes: 64,80,96", 64, 80, 96);
+		   PAGE_LAYOUT_OPTION_HELP, PAGE_LAYOUT_OPTION_EXPECT,
+		   PAGE_LAYOUT_OPTION_SIZES);
 
 static const struct opt_word mode_words[] = {
 	{"fsdax", MODE_FSDAX},

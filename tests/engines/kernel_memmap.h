@@ -12,8 +12,11 @@
 #include "lib/kunit.h"
 #include "model/memmap.h"
 
-/* The strategy's name in strategy= and in the lines it prints. */
-#define KERNEL_MEMMAP_STRATEGY "kernel"
+/*
+ * The strategy's name in strategy= and in the lines it prints,
+ * KERNEL_MEMMAP_STRATEGY, is manifest/strategies.yaml's (through
+ * model/memmap_strategies.h).
+ */
 
 /*
  * Does the model at @m's kernel have the kernel's object to compare

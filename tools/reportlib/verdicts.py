@@ -38,7 +38,7 @@ for what is now seen, or seen reversed, in one process or boot). It
 holds the log's "# state", "# state-verdict" and "# follows" lines to
 the same computation.
 """
-from reportlib import level
+from reportlib import level, manifest
 from reportlib.compare import identity
 from reportlib.formatting import ci_title, fmt_ci, fmt_ns, fmt_p, md_table
 from reportlib.logs import OWN_LINES, PROCESS_KEYS
@@ -62,43 +62,7 @@ from reportlib.stats import (
 # MB/s after / MB/s before: the same bytes in both). Both suites print the
 # time of each line; the verdict tests the samples of the two lines.
 
-CLAIMS = [
-    {"subject": "mm: use memcpy_nt() in zone-device template copies",
-     "what": "memmap init on rebind, fsdax (nd_pmem)",
-     "suite": "bench_memmap_init", "key": "strategy", "mode": "fsdax",
-     "before": "slow", "after": "tmpl_nt_fixed",
-     "posted": "244.28 ms -> 96.79 ms", "ratio": 244.28 / 96.79},
-    {"subject": "mm: use memcpy_nt() in zone-device template copies",
-     "what": "memmap init on rebind, devdax 2 MiB (dax_pmem)",
-     "suite": "bench_memmap_init", "key": "strategy", "mode": "devdax2m",
-     "before": "slow", "after": "tmpl_nt_fixed",
-     "posted": "273.31 ms -> 119.04 ms", "ratio": 273.31 / 119.04},
-    {"subject": "mm: use memcpy_nt() in zone-device template copies",
-     "what": "its own step: the template copied with non-temporal "
-             "stores rather than memcpy(), fsdax",
-     "suite": "bench_memmap_init", "key": "strategy", "mode": "fsdax",
-     "before": "tmpl_memcpy", "after": "tmpl_nt_fixed",
-     "posted": "faster (no figure of its own)", "ratio": None},
-    {"subject": "x86/string: extend memcpy_flushcache() fixed-size "
-                "fastpaths",
-     "what": "generic __memcpy_flushcache() -> inline fixed-size MOVNTI, "
-             "fsdax (nd_pmem)",
-     "suite": "bench_memmap_init", "key": "strategy", "mode": "fsdax",
-     "before": "tmpl_nt_generic", "after": "tmpl_nt_fixed",
-     "posted": "150.83 ms -> 96.79 ms", "ratio": 150.83 / 96.79},
-    {"subject": "x86/string: extend memcpy_flushcache() fixed-size "
-                "fastpaths",
-     "what": "generic __memcpy_flushcache() -> inline fixed-size MOVNTI, "
-             "devdax 2 MiB (dax_pmem)",
-     "suite": "bench_memmap_init", "key": "strategy", "mode": "devdax2m",
-     "before": "tmpl_nt_generic", "after": "tmpl_nt_fixed",
-     "posted": "153.55 ms -> 119.04 ms", "ratio": 153.55 / 119.04},
-    {"subject": "use nocache copy in copy_from_iter_nocache()",
-     "what": "copy-then-flush -> nocache copy, 4 KiB chunks",
-     "suite": "bench_nocache_copy", "key": "method", "chunk": 4096,
-     "before": None, "after": "nocache",
-     "posted": "641 MB/s -> 2134 MB/s", "ratio": 2134 / 641},
-]
+CLAIMS = manifest.claims()  # manifest/claims.yaml
 
 CONFIRMED = "confirmed"
 NOT_CONFIRMED = "not confirmed"

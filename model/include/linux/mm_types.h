@@ -144,29 +144,12 @@ struct folio_page2 {
 	struct list_head _deferred_list;
 };
 
-enum page_field {
-	PAGE_FIELD_FLAGS,
-	PAGE_FIELD_LRU_NEXT,	/* lru.next, compound_head, pgmap */
-	PAGE_FIELD_LRU_PREV,	/* lru.prev, zone_device_data */
-	PAGE_FIELD_MAPPING,
-	PAGE_FIELD_INDEX,
-	PAGE_FIELD_PRIVATE,
-	PAGE_FIELD_MAPCOUNT,
-	PAGE_FIELD_REFCOUNT,
-	PAGE_FIELD_MEMCG_DATA,
-	PAGE_FIELD_LAST_CPUPID,
-	PAGE_FIELD_KMSAN_SHADOW,
-	PAGE_FIELD_KMSAN_ORIGIN,
-	NR_PAGE_FIELDS
-};
-
-enum page_layout_id {
-	PAGE_LAYOUT_64,
-	PAGE_LAYOUT_80_KMSAN,
-	PAGE_LAYOUT_80_CPUPID,
-	PAGE_LAYOUT_96,
-	NR_PAGE_LAYOUTS
-};
+/*
+ * enum page_field, enum page_layout_id, MAX_STRUCT_PAGE_SIZE and the
+ * macros below that fill the layouts' tables: generated from
+ * manifest/layouts.yaml, the layouts' one definition (tools/manifest).
+ */
+#include "page_layouts.h"
 
 struct page_layout {
 	enum page_layout_id id;
@@ -179,14 +162,8 @@ struct page_layout {
 	u8 last_cpupid_pgshift;
 	u8 last_cpupid_width;
 	bool kmsan;
+	bool size_option; /* the layout layout=<size> picks */
 };
-
-#define PAGE_FIELD_OFFSETS_COMMON                                            \
-	[PAGE_FIELD_FLAGS] = 0, [PAGE_FIELD_LRU_NEXT] = 8,                    \
-	[PAGE_FIELD_LRU_PREV] = 16, [PAGE_FIELD_MAPPING] = 24,                \
-	[PAGE_FIELD_INDEX] = 32, [PAGE_FIELD_PRIVATE] = 40,                   \
-	[PAGE_FIELD_MAPCOUNT] = 48, [PAGE_FIELD_REFCOUNT] = 52,               \
-	[PAGE_FIELD_MEMCG_DATA] = 56
 
 /*
  * The one description of the four layouts. It is static const in the
@@ -195,55 +172,7 @@ struct page_layout {
  * own copy: compare layouts by ->id, never by address.
  */
 static const struct page_layout page_layouts[NR_PAGE_LAYOUTS] __maybe_unused = {
-	[PAGE_LAYOUT_64] = {
-		.id = PAGE_LAYOUT_64,
-		.name = "64",
-		.why = "base x86_64 layout",
-		.size = 64,
-		.offset = { PAGE_FIELD_OFFSETS_COMMON,
-			    [PAGE_FIELD_LAST_CPUPID] = -1,
-			    [PAGE_FIELD_KMSAN_SHADOW] = -1,
-			    [PAGE_FIELD_KMSAN_ORIGIN] = -1 },
-		.last_cpupid_pgshift = LAST_CPUPID_PGSHIFT_IN_FLAGS,
-		.last_cpupid_width = LAST_CPUPID_SHIFT,
-	},
-	[PAGE_LAYOUT_80_KMSAN] = {
-		.id = PAGE_LAYOUT_80_KMSAN,
-		.name = "80-kmsan",
-		.why = "CONFIG_KMSAN: kmsan_shadow and kmsan_origin",
-		.size = 80,
-		.offset = { PAGE_FIELD_OFFSETS_COMMON,
-			    [PAGE_FIELD_LAST_CPUPID] = -1,
-			    [PAGE_FIELD_KMSAN_SHADOW] = 64,
-			    [PAGE_FIELD_KMSAN_ORIGIN] = 72 },
-		.last_cpupid_pgshift = LAST_CPUPID_PGSHIFT_IN_FLAGS,
-		.last_cpupid_width = LAST_CPUPID_SHIFT,
-		.kmsan = true,
-	},
-	[PAGE_LAYOUT_80_CPUPID] = {
-		.id = PAGE_LAYOUT_80_CPUPID,
-		.name = "80-cpupid",
-		.why = "LAST_CPUPID_NOT_IN_PAGE_FLAGS: int _last_cpupid",
-		.size = 80,
-		.offset = { PAGE_FIELD_OFFSETS_COMMON,
-			    [PAGE_FIELD_LAST_CPUPID] = 64,
-			    [PAGE_FIELD_KMSAN_SHADOW] = -1,
-			    [PAGE_FIELD_KMSAN_ORIGIN] = -1 },
-	},
-	[PAGE_LAYOUT_96] = {
-		.id = PAGE_LAYOUT_96,
-		.name = "96",
-		.why = "CONFIG_KMSAN and LAST_CPUPID_NOT_IN_PAGE_FLAGS",
-		.size = 96,
-		.offset = { PAGE_FIELD_OFFSETS_COMMON,
-			    [PAGE_FIELD_LAST_CPUPID] = 64,
-			    [PAGE_FIELD_KMSAN_SHADOW] = 72,
-			    [PAGE_FIELD_KMSAN_ORIGIN] = 80 },
-		.kmsan = true,
-	},
-};
-
-#define MAX_STRUCT_PAGE_SIZE 96
+	PAGE_LAYOUT_TABLE};
 
 static __always_inline const struct page_layout *
 page_layout(enum page_layout_id id)
@@ -252,9 +181,10 @@ page_layout(enum page_layout_id id)
 }
 
 /*
- * The layout a size means: 80 is taken as the LAST_CPUPID one, the only
- * 80-byte layout the template path runs on in the kernel (sanitized
- * builds stay on the slow path). NULL for any other size.
+ * The layout a size means, the one whose size_option is set
+ * (manifest/layouts.yaml: 80 is the LAST_CPUPID one, the only 80-byte
+ * layout the template path runs on in the kernel). NULL for any other
+ * size.
  */
 const struct page_layout *page_layout_for_size(unsigned int size);
 const struct page_layout *page_layout_find(const char *name);

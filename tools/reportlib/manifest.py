@@ -1,0 +1,400 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The manifests (manifest/*.yaml): the one definition of each fact that
+the C build, the Python tools and docs/manifest.md all use.
+
+Each file is read once, checked against its schema (jsonschema) and by
+the cross-references no schema can state, then turned into the tables
+the tools want. A manifest that does not hold stops the tool naming the
+file, the entry and what is wrong: a table built from a bad manifest
+would be wrong everywhere at once.
+"""
+import decimal
+import functools
+import os
+
+import jsonschema
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+class ManifestError(Exception):
+    pass
+
+
+_NAME = {"type": "string", "pattern": r"^[a-z][a-z0-9_]*$"}
+_FIGURE = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?$"}
+
+CLAIMS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["postings", "suites", "units", "claims"],
+    "properties": {
+        "postings": {"type": "object", "minProperties": 1,
+                     "additionalProperties": {"type": "string",
+                                              "minLength": 1}},
+        "suites": {"type": "object", "minProperties": 1,
+                   "additionalProperties": {
+                       "type": "object", "additionalProperties": False,
+                       "required": ["key", "option"],
+                       "properties": {
+                           "key": _NAME,
+                           "option": {"enum": ["mode", "chunk"]}}}},
+        "units": {"type": "object", "minProperties": 1,
+                  "additionalProperties": {"enum": ["time", "rate"]}},
+        "claims": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["posting", "what", "suite", "before", "after",
+                         "posted"],
+            "properties": {
+                "posting": _NAME,
+                "what": {"type": "string", "minLength": 1},
+                "suite": _NAME,
+                "mode": _NAME,
+                "chunk": {"type": "integer", "minimum": 1},
+                "before": {"oneOf": [_NAME, {"type": "null"}]},
+                "after": _NAME,
+                "posted": {"oneOf": [
+                    {"type": "object", "additionalProperties": False,
+                     "required": ["before", "after", "unit"],
+                     "properties": {"before": _FIGURE, "after": _FIGURE,
+                                    "unit": {"type": "string"}}},
+                    {"type": "object", "additionalProperties": False,
+                     "required": ["text"],
+                     "properties": {"text": {"type": "string",
+                                             "minLength": 1}}}]}}}},
+    },
+}
+
+
+def path_of(name):
+    return os.path.join(ROOT, "manifest", name + ".yaml")
+
+
+def shown(path):
+    """@path as messages name it: relative to the tree when inside it."""
+    rel = os.path.relpath(path, ROOT)
+    return path if rel.startswith("..") else rel
+
+
+def read(name, schema, path=None):
+    """manifest/@name.yaml (or @path), checked against @schema."""
+    path = path or path_of(name)
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        raise ManifestError(f"{shown(path)}: {e}") from None
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as e:
+        where = "/".join(str(p) for p in e.absolute_path) or "top"
+        raise ManifestError(f"{shown(path)}: {where}: {e.message}") \
+            from None
+    return data
+
+
+def _scaled(a, b):
+    """Two decimal figures as integers with the same scale:
+    ("244.28", "96.79") -> (24428, 9679)."""
+    da, db = decimal.Decimal(a), decimal.Decimal(b)
+    places = max(-da.as_tuple().exponent, -db.as_tuple().exponent, 0)
+    return int(da.scaleb(places)), int(db.scaleb(places))
+
+
+def claims_from(data, path):
+    """The claims of @data (claims.yaml, read), in order, each a dict:
+    subject, what, suite, key (the metric key naming a contender), mode
+    or chunk, before, after, posted (the figures as one line), ratio (the
+    posted speed-up as a float, None without a figure) and num, den (the
+    same as integers; 0, 0 without a figure)."""
+    out = []
+    for i, c in enumerate(data["claims"]):
+        where = f"{path}: claims/{i} ({c['what']!r})"
+        if c["posting"] not in data["postings"]:
+            raise ManifestError(f"{where}: no posting {c['posting']!r} "
+                                "in postings")
+        suite = data["suites"].get(c["suite"])
+        if suite is None:
+            raise ManifestError(f"{where}: no suite {c['suite']!r} in "
+                                "suites")
+        option = suite["option"]
+        others = {"mode", "chunk"} - {option}
+        if option not in c or others & set(c):
+            raise ManifestError(f"{where}: {c['suite']} claims are picked "
+                                f"by {option}: and only by it")
+        claim = {"subject": data["postings"][c["posting"]],
+                 "what": c["what"], "suite": c["suite"], "key": suite["key"],
+                 option: c[option], "before": c["before"],
+                 "after": c["after"]}
+        posted = c["posted"]
+        if "text" in posted:
+            claim.update(posted=posted["text"], ratio=None, num=0, den=0)
+        else:
+            unit = posted["unit"]
+            way = data["units"].get(unit)
+            if way is None:
+                raise ManifestError(f"{where}: no unit {unit!r} in units")
+            b, a = posted["before"], posted["after"]
+            num, den = _scaled(b, a) if way == "time" else _scaled(a, b)
+            claim.update(posted=f"{b} {unit} -> {a} {unit}",
+                         ratio=num / den, num=num, den=den)
+        out.append(claim)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def claims(path=None):
+    """The posted claims (manifest/claims.yaml)."""
+    path = path or path_of("claims")
+    return claims_from(read("claims", CLAIMS_SCHEMA, path), shown(path))
+
+
+_ID = {"type": "string", "pattern": r"^[0-9A-Z][0-9A-Z_]*$"}
+
+LAYOUTS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["fields", "common", "layouts"],
+    "properties": {
+        "fields": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["id", "name", "width"],
+            "properties": {"id": _ID,
+                           "name": {"type": "string", "minLength": 1},
+                           "width": {"enum": [1, 2, 4, 8]}}}},
+        "common": {"type": "object", "minProperties": 1,
+                   "additionalProperties": {"type": "integer",
+                                            "minimum": 0}},
+        "layouts": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["id", "name", "why", "size", "extra",
+                         "cpupid_in_flags", "kmsan", "option"],
+            "properties": {
+                "id": _ID,
+                "name": {"type": "string", "pattern": r"^[0-9a-z-]+$"},
+                "why": {"type": "string", "minLength": 1},
+                "size": {"type": "integer", "minimum": 64},
+                "extra": {"type": "object", "additionalProperties": {
+                    "type": "integer", "minimum": 64}},
+                "cpupid_in_flags": {"type": "boolean"},
+                "kmsan": {"type": "boolean"},
+                "option": {"type": "boolean"}}}},
+    },
+}
+
+
+def _unique(items, key, where):
+    seen = set()
+    for x in items:
+        if x[key] in seen:
+            raise ManifestError(f"{where}: {key} {x[key]!r} twice")
+        seen.add(x[key])
+
+
+def layouts_from(data, path):
+    """@data (layouts.yaml, read) checked beyond its schema: each layout's
+    fields inside it, disjoint and aligned to their width, its size a
+    multiple of 16 (struct page's alignment), its flags what its fields
+    say, one layout per size for layout=. Each layout gains "offsets":
+    {field id: offset} over all its fields."""
+    fields = {f["id"]: f for f in data["fields"]}
+    _unique(data["fields"], "id", f"{path}: fields")
+    _unique(data["fields"], "name", f"{path}: fields")
+    _unique(data["layouts"], "id", f"{path}: layouts")
+    _unique(data["layouts"], "name", f"{path}: layouts")
+    for fid in data["common"]:
+        if fid not in fields:
+            raise ManifestError(f"{path}: common: no field {fid!r}")
+    by_size = {}
+    for lay in data["layouts"]:
+        where = f"{path}: layout {lay['name']}"
+        offsets = dict(data["common"])
+        for fid, off in lay["extra"].items():
+            if fid not in fields or fid in offsets:
+                raise ManifestError(f"{where}: extra: {fid!r} is not a "
+                                    "field past the common ones")
+            offsets[fid] = off
+        owner = {}
+        for fid, off in offsets.items():
+            width = fields[fid]["width"]
+            if off % width or off + width > lay["size"]:
+                raise ManifestError(f"{where}: {fid} at {off} is not "
+                                    f"aligned to {width} or not inside "
+                                    f"{lay['size']} bytes")
+            for b in range(off, off + width):
+                if b in owner:
+                    raise ManifestError(f"{where}: {fid} and {owner[b]} "
+                                        f"share byte {b}")
+                owner[b] = fid
+        if lay["size"] % 16:
+            raise ManifestError(f"{where}: size {lay['size']} is not a "
+                                "multiple of 16")
+        if lay["cpupid_in_flags"] == ("LAST_CPUPID" in offsets):
+            raise ManifestError(f"{where}: last_cpupid is packed in the "
+                                "flags exactly when it has no field")
+        if lay["kmsan"] != ("KMSAN_SHADOW" in offsets):
+            raise ManifestError(f"{where}: kmsan says whether the layout "
+                                "has KMSAN's fields")
+        if lay["option"]:
+            if lay["size"] in by_size:
+                raise ManifestError(f"{where}: layout={lay['size']} "
+                                    f"already picks {by_size[lay['size']]}")
+            by_size[lay["size"]] = lay["name"]
+        lay["offsets"] = offsets
+    return data
+
+
+@functools.lru_cache(maxsize=None)
+def layouts(path=None):
+    """The struct page layouts (manifest/layouts.yaml)."""
+    path = path or path_of("layouts")
+    return layouts_from(read("layouts", LAYOUTS_SCHEMA, path), shown(path))
+
+
+def layout_sizes():
+    """{"PAGE_LAYOUT_<id>": size} for every layout."""
+    return {"PAGE_LAYOUT_" + lay["id"]: lay["size"]
+            for lay in layouts()["layouts"]}
+
+
+_CLAIM_NAMES = ["cached", "no_weak_store", "no_fence", "no_nt_copy_call",
+                "drains", "kernel_slow_shape"]
+_CLAIM = {"oneOf": [
+    {"enum": _CLAIM_NAMES},
+    {"type": "object", "minProperties": 1, "maxProperties": 1,
+     "additionalProperties": False, "properties": {
+         "calls": {"type": "string"},
+         "no_calls": {"type": "array", "minItems": 1,
+                      "items": {"type": "string"}},
+         "reaches": {"type": "string"},
+         "inline": {"type": "string"},
+         "run": {"type": "array", "minItems": 2, "maxItems": 2,
+                 "items": {"type": ["string", "integer"]}}}}]}
+_LAYOUT_LIST = {"oneOf": [{"const": "all"},
+                          {"type": "array", "minItems": 1,
+                           "items": {"type": "string"}}]}
+
+STRATEGIES_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["layouts_all", "strategies", "kernel", "limits"],
+    "properties": {
+        "layouts_all": {"type": "array", "items": {"type": "string"}},
+        "strategies": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["name", "copy", "write", "variant", "nt",
+                         "layouts", "origin", "desc", "objcode"],
+            "properties": {
+                "name": _NAME, "copy": _ID,
+                "write": {"enum": ["none", "copy", "copy_sized", "fill"]},
+                "variant": _NAME, "nt": {"type": "boolean"},
+                "layouts": _LAYOUT_LIST,
+                "origin": {"enum": ["kernel", "series", "own"]},
+                "desc": {"type": "string", "minLength": 1},
+                "objcode": {"type": "array", "minItems": 1,
+                            "items": _CLAIM},
+                "nt_copy": {"type": "array",
+                            "items": {"type": "string"}}}}},
+        "kernel": {"type": "object", "additionalProperties": False,
+                   "required": ["name", "layouts", "desc"],
+                   "properties": {"name": _NAME, "layouts": _LAYOUT_LIST,
+                                  "desc": {"type": "string"}}},
+        "limits": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["name", "fill", "desc"],
+            "properties": {"name": _NAME,
+                           "fill": {"oneOf": [_NAME, {"type": "null"}]},
+                           "desc": {"type": "string"}}}},
+    },
+}
+
+
+def _layout_ids(spec, where):
+    """@spec (all, or a list of layout ids) as layout ids in the layouts'
+    order."""
+    order = [lay["id"] for lay in layouts()["layouts"]]
+    ids = order if spec == "all" else spec
+    bad = [i for i in ids if i not in order]
+    if bad or len(set(ids)) != len(ids):
+        raise ManifestError(f"{where}: layouts {ids}: not distinct ids of "
+                            "manifest/layouts.yaml")
+    return sorted(ids, key=order.index)
+
+
+def layout_set_name(ids):
+    """MEMMAP_L_ALL, or MEMMAP_L_<id>_<id>... for a subset."""
+    order = [lay["id"] for lay in layouts()["layouts"]]
+    if ids == order:
+        return "MEMMAP_L_ALL"
+    return "MEMMAP_L_" + "_".join(ids)
+
+
+def strategies_from(data, path):
+    """@data (strategies.yaml, read) checked beyond its schema; each
+    strategy gains "layout_ids" and "sizes" (its struct page sizes)."""
+    sizes = {lay["id"]: lay["size"] for lay in layouts()["layouts"]}
+    if data["layouts_all"] != [lay["id"] for lay in layouts()["layouts"]]:
+        raise ManifestError(f"{path}: layouts_all is not the layouts of "
+                            "manifest/layouts.yaml, in order")
+    names = [s["name"] for s in data["strategies"]] + \
+        [data["kernel"]["name"]] + [f["name"] for f in data["limits"]]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ManifestError(f"{path}: contenders named twice: "
+                            + ", ".join(dup))
+    _unique(data["strategies"], "copy", f"{path}: strategies")
+    for s in data["strategies"] + [data["kernel"]]:
+        where = f"{path}: {s['name']}"
+        s["layout_ids"] = _layout_ids(s["layouts"], where)
+        s["sizes"] = sorted({sizes[i] for i in s["layout_ids"]})
+    for s in data["strategies"]:
+        where = f"{path}: {s['name']}"
+        if (s["write"] == "none") != (s["variant"] == "none"):
+            raise ManifestError(f"{where}: variant none goes with write "
+                                "none, and only with it")
+        if s["nt"] != ("drains" in s["objcode"]):
+            raise ManifestError(f"{where}: a strategy with weakly ordered "
+                                "stores (nt) claims its drains, and only "
+                                "such a strategy")
+    return data
+
+
+@functools.lru_cache(maxsize=None)
+def strategies(path=None):
+    """Every contender (manifest/strategies.yaml)."""
+    path = path or path_of("strategies")
+    return strategies_from(read("strategies", STRATEGIES_SCHEMA, path),
+                           shown(path))
+
+
+def _fmt(text, size):
+    return text.format(size=size, words=size // 8) \
+        if isinstance(text, str) else text
+
+
+def objcode_claims(strategy, size):
+    """The object-code claims of @strategy's loop for @size-byte struct
+    pages, as (kind, args...) with {size} and {words} filled in: named
+    claims stay names (tools/check-objcode gives them their meaning)."""
+    out = []
+    for c in strategy["objcode"]:
+        if isinstance(c, str):
+            out.append((c,))
+            continue
+        (kind, arg), = c.items()
+        if kind == "run":
+            out.append((kind, _fmt(arg[0], size), int(_fmt(arg[1], size))))
+        elif kind == "no_calls":
+            out.append((kind, tuple(_fmt(a, size) for a in arg)))
+        else:
+            out.append((kind, _fmt(arg, size)))
+    return out
+
+
+def nt_copy_functions():
+    """The functions the strategies copy through out of line with weakly
+    ordered stores, for every size each is compiled for."""
+    return {_fmt(f, size) for s in strategies()["strategies"]
+            for f in s.get("nt_copy", []) for size in s["sizes"]}

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The manifests' reader (reportlib.manifest): what it derives, and each
+slip it must refuse, named."""
+import copy
+import os
+import tempfile
+import unittest
+
+import yaml
+
+from reportlib import manifest
+
+
+def data_of(name):
+    with open(manifest.path_of(name)) as f:
+        return yaml.safe_load(f)
+
+
+class Claims(unittest.TestCase):
+    def derive(self, data):
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml",
+                                         delete=False) as f:
+            yaml.safe_dump(data, f)
+        try:
+            return manifest.claims_from(
+                manifest.read("claims", manifest.CLAIMS_SCHEMA, f.name),
+                f.name)
+        finally:
+            os.unlink(f.name)
+
+    def refused(self, data, words):
+        with self.assertRaises(manifest.ManifestError) as e:
+            self.derive(data)
+        self.assertIn(words, str(e.exception))
+
+    def test_figures(self):
+        cs = manifest.claims()
+        first = cs[0]
+        self.assertEqual(first["posted"], "244.28 ms -> 96.79 ms")
+        self.assertEqual((first["num"], first["den"]), (24428, 9679))
+        self.assertAlmostEqual(first["ratio"], 244.28 / 96.79)
+        # A rate: after / before.
+        rate = next(c for c in cs if c["suite"] == "bench_nocache_copy")
+        self.assertEqual((rate["num"], rate["den"]), (2134, 641))
+        self.assertEqual(rate["key"], "method")
+        self.assertEqual(rate["chunk"], 4096)
+        self.assertNotIn("mode", rate)
+        text = next(c for c in cs if c["ratio"] is None)
+        self.assertEqual((text["num"], text["den"]), (0, 0))
+
+    def test_refusals(self):
+        base = data_of("claims")
+        d = copy.deepcopy(base)
+        d["claims"][0]["posting"] = "nowhere"
+        self.refused(d, "no posting 'nowhere'")
+        d = copy.deepcopy(base)
+        d["claims"][0]["chunk"] = 4096
+        self.refused(d, "picked by mode: and only by it")
+        d = copy.deepcopy(base)
+        d["claims"][0]["posted"]["unit"] = "us"
+        self.refused(d, "no unit 'us'")
+        d = copy.deepcopy(base)
+        d["claims"][0]["posted"]["before"] = "fast"
+        self.refused(d, "claims/0/posted")
+        d = copy.deepcopy(base)
+        d["claims"][0]["sutie"] = "bench_memmap_init"
+        self.refused(d, "claims/0")
+
+
+class Layouts(unittest.TestCase):
+    def refused(self, change, words):
+        d = data_of("layouts")
+        change(d)
+        with self.assertRaises(manifest.ManifestError) as e:
+            manifest.layouts_from(d, "layouts.yaml")
+        self.assertIn(words, str(e.exception))
+
+    def test_sizes(self):
+        self.assertEqual(manifest.layout_sizes(), {
+            "PAGE_LAYOUT_64": 64, "PAGE_LAYOUT_80_KMSAN": 80,
+            "PAGE_LAYOUT_80_CPUPID": 80, "PAGE_LAYOUT_96": 96})
+
+    def test_refusals(self):
+        def lay(d, name):
+            return next(x for x in d["layouts"] if x["name"] == name)
+
+        self.refused(lambda d: lay(d, "80-kmsan")["extra"].update(
+            KMSAN_ORIGIN=64), "share byte 64")
+        self.refused(lambda d: lay(d, "96")["extra"].update(
+            KMSAN_SHADOW=68), "not aligned to 8")
+        self.refused(lambda d: lay(d, "96").update(size=80),
+                     "not inside 80 bytes")
+        self.refused(lambda d: lay(d, "80-cpupid").update(size=72),
+                     "not a multiple of 16")
+        self.refused(lambda d: lay(d, "80-cpupid").update(
+            cpupid_in_flags=True), "packed in the flags exactly")
+        self.refused(lambda d: lay(d, "96").update(kmsan=False),
+                     "kmsan says")
+        self.refused(lambda d: lay(d, "80-kmsan").update(option=True),
+                     "layout=80 already picks")
+        self.refused(lambda d: lay(d, "96")["extra"].update(FLAGS=88),
+                     "not a field past the common ones")
+        self.refused(lambda d: d["fields"].append(dict(d["fields"][0])),
+                     "id 'FLAGS' twice")
+
+
+class Strategies(unittest.TestCase):
+    def refused(self, change, words):
+        d = data_of("strategies")
+        change(d)
+        with self.assertRaises(manifest.ManifestError) as e:
+            manifest.strategies_from(d, "strategies.yaml")
+        self.assertIn(words, str(e.exception))
+
+    def test_claims_per_size(self):
+        fixed = next(s for s in manifest.strategies()["strategies"]
+                     if s["name"] == "tmpl_nt_fixed")
+        self.assertIn(("run", "movnti", 12),
+                      manifest.objcode_claims(fixed, 96))
+        fill = next(s for s in manifest.strategies()["strategies"]
+                    if s["name"] == "fill_avx")
+        self.assertEqual(fill["sizes"], [64, 96])
+        self.assertIn(("calls", "tmpl_fill_avx_96"),
+                      manifest.objcode_claims(fill, 96))
+        nt = manifest.nt_copy_functions()
+        self.assertIn("tmpl_fill_avx_96", nt)
+        self.assertNotIn("tmpl_fill_avx_80", nt)
+        self.assertEqual(manifest.layout_set_name(fill["layout_ids"]),
+                         "MEMMAP_L_64_96")
+
+    def test_refusals(self):
+        def st(d, name):
+            return next(x for x in d["strategies"] if x["name"] == name)
+
+        self.refused(lambda d: st(d, "fill_mov").update(nt=True),
+                     "claims its drains")
+        self.refused(lambda d: st(d, "tmpl_nt_fixed")["objcode"].remove(
+            "drains"), "claims its drains")
+        self.refused(lambda d: st(d, "fill_avx").update(
+            layouts=["64", "112"]), "not distinct ids")
+        self.refused(lambda d: st(d, "fill_mov").update(name="slow"),
+                     "named twice: slow")
+        self.refused(lambda d: d["limits"][0].update(name="kernel"),
+                     "named twice: kernel")
+        self.refused(lambda d: st(d, "fill_mov").update(copy="SLOW"),
+                     "copy 'SLOW' twice")
+        self.refused(lambda d: st(d, "slow").update(variant="memcpy"),
+                     "variant none goes with write none")
+        self.refused(lambda d: d.update(layouts_all=["64"]),
+                     "layouts_all is not the layouts")
+
+
+if __name__ == "__main__":
+    unittest.main()
