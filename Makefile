@@ -118,15 +118,17 @@ $(LITMUS_GEN): tests/litmus.tests tools/tso-enum
 MANIFEST_TOOL := tools/manifest tools/reportlib/manifest.py
 MANIFEST_GEN := $(B)/gen/verdict_claims.h $(B)/gen/page_layouts.h \
 	$(B)/gen/memmap_strategy_list.h
-$(B)/gen/verdict_claims.h: manifest/claims.yaml
+$(B)/gen/verdict_claims.h: TABLE := claims
+$(B)/gen/page_layouts.h: TABLE := layouts
+$(B)/gen/memmap_strategy_list.h: TABLE := strategies
+# (a claim names strategies; the strategies' layouts are the layouts' ids)
+$(B)/gen/verdict_claims.h: manifest/claims.yaml manifest/strategies.yaml
 $(B)/gen/page_layouts.h: manifest/layouts.yaml
-# (the strategies' layouts are the layouts' ids)
 $(B)/gen/memmap_strategy_list.h: manifest/strategies.yaml manifest/layouts.yaml
 $(MANIFEST_GEN): $(MANIFEST_TOOL)
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
-	$(Q)$(PYTHON) tools/manifest c \
-		$(basename $(notdir $(firstword $(filter manifest/%.yaml,$^)))) -o $@
+	$(Q)$(PYTHON) tools/manifest c $(TABLE) -o $@
 
 $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
 
@@ -270,7 +272,7 @@ $(B)/host/memmap_fuzz: $(MEMMAP_FUZZ_SRCS) $(wildcard boot/efi_memmap.h mm/*.h)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -I$(B)/gen -DNTB_HOSTED -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 OPTIONS_FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(filter-out tools/host/main.c,$(HOST_SRCS)))
-$(B)/fuzz/%.o: %.c $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
+$(B)/fuzz/%.o: %.c $(B)/gen/version.h $(LITMUS_GEN) | $(MANIFEST_GEN)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $< (fuzz)"
 	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Wno-everything \

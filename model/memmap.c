@@ -2,7 +2,7 @@
 /*
  * The project's harness around the model (not kernel code): the modelled
  * namespace memmap, its configuration and memory, the strategy table
- * generated from model/memmap_strategies.h, the configurations the kernel
+ * generated from manifest/strategies.yaml, the configurations the kernel
  * cannot reach, and memmap_verify(), which checks a memmap against a model of
  * the result written down field by field from the kernel's rules, not by
  * running the code that wrote it.
@@ -79,12 +79,11 @@ const char *memmap_unreachable(const struct memmap_strategy *s,
 {
 	const char *layout = NULL, *path = NULL, *own = NULL;
 
-	if (l->id == PAGE_LAYOUT_80_CPUPID || l->id == PAGE_LAYOUT_96)
+	if (l->offset[PAGE_FIELD_LAST_CPUPID] >= 0)
 		layout = "last_cpupid out of page->flags cannot happen on "
 			 "x86_64 with ZONE_DEVICE (SPARSEMEM_VMEMMAP leaves "
 			 "room for it in page->flags)";
-	if (s->copy != MEMMAP_SLOW &&
-	    (l->id == PAGE_LAYOUT_80_KMSAN || l->id == PAGE_LAYOUT_96))
+	if (s->copy != MEMMAP_SLOW && l->kmsan)
 		path = "the series keeps KASAN/KMSAN builds on the slow path";
 	if (s->origin == MEMMAP_OWN)
 		own = "the project's own strategy, beyond the kernel and the "

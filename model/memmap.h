@@ -20,13 +20,14 @@
  *   memmap_destroy(&m);
  *
  * Strategies (memmap_strategies[], generated from the list in
- * model/memmap_strategies.h): "slow" is the kernel at v7.2-rc1 without the
+ * manifest/strategies.yaml): "slow" is the kernel at v7.2-rc1 without the
  * series; "tmpl_memcpy", "tmpl_nt_generic" and "tmpl_nt_fixed" the
  * series' template path and its steps; the other "tmpl_*" copy a
  * prepared struct page per pfn with a wider copy routine, and "fill_*"
  * store runs of identical struct pages from a template held in registers:
- * the project's own, beyond the kernel and the series. A strategy runs as one loop compiled for it
- * and for the layout, so no call or branch per page chooses the copy.
+ * the project's own, beyond the kernel and the series. A strategy runs as one
+ * loop compiled for it and for the layout, so no call or branch per page
+ * chooses the copy.
  */
 #ifndef NTBOOT_MODEL_MEMMAP_H
 #define NTBOOT_MODEL_MEMMAP_H

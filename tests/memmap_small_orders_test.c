@@ -11,13 +11,6 @@
 #include "model/memmap.h"
 #include "tests/engines/memmap_case.h"
 
-static const enum page_layout_id small_order_layouts[] = {
-	PAGE_LAYOUT_64,
-	PAGE_LAYOUT_80_KMSAN,
-	PAGE_LAYOUT_80_CPUPID,
-	PAGE_LAYOUT_96,
-};
-
 /* One namespace: initialised by @s, then checked against the model. */
 static bool small_order_run(struct kunit *test, const struct page_layout *l,
 			    const struct memmap_strategy *s, unsigned int order,
@@ -45,9 +38,9 @@ static void small_orders_match_model(struct kunit *test)
 {
 	unsigned int runs = 0;
 
-	for (size_t li = 0; li < ARRAY_SIZE(small_order_layouts); li++) {
+	for (int li = 0; li < NR_PAGE_LAYOUTS; li++) {
 		const struct page_layout *l =
-			page_layout(small_order_layouts[li]);
+			page_layout((enum page_layout_id)li);
 
 		for (unsigned int i = 0; i < memmap_nr_strategies; i++) {
 			const struct memmap_strategy *s = memmap_strategy_find(

@@ -82,15 +82,7 @@ static const struct byte_name tail2_names[] = {
 
 /* A struct page nothing writes is named by the plain struct page. */
 static const struct byte_name untouched_names[] = {
-	{ 0, 8, "flags" },
-	{ 8, 8, "lru.next" },
-	{ 16, 8, "lru.prev" },
-	{ 24, 8, "mapping" },
-	{ 32, 8, "index" },
-	{ 40, 8, "private" },
-	{ 48, 4, "_mapcount" },
-	{ 52, 4, "_refcount" },
-	{ 56, 8, "memcg_data" },
+	PAGE_LAYOUT_COMMON_NAMES /* manifest/layouts.yaml */
 };
 
 /*

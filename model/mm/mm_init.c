@@ -17,7 +17,7 @@
  * The template path is the series: a head and a tail struct page are
  * built once through the slow path; each pfn then gets a copy of the
  * right one, after its pfn-dependent fields are refreshed. The copy is
- * the strategy (model/memmap_strategies.h): the series' memcpy() or
+ * the strategy (manifest/strategies.yaml): the series' memcpy() or
  * memcpy_nt() (memcpy_flushcache()), or one of the project's own wider
  * copies and fills. Non-temporal copies are drained (SFENCE) before
  * memmap_init_compound() stores to the head, before prep_compound_head()
@@ -783,7 +783,7 @@ out:
 	}
 
 /*
- * Every (strategy, layout) pair of the list (model/memmap_strategies.h),
+ * Every (strategy, layout) pair of the list (manifest/strategies.yaml),
  * compiled where the strategy's layouts include the layout; the others
  * are never referenced and not emitted.
  */

@@ -19,7 +19,7 @@ static const struct opt_word layout_words[] = {
 	PAGE_LAYOUT_OPTION_WORDS{NULL},
 };
 DEFINE_OPTION_LIST(layout, "layout", layout_words, 1, 0, 1,
-		   PAGE_LAYOUT_OPTION_HELP, PAGE_LAYOUT_OPTION_EXPECT,
+		   PAGE_LAYOUT_OPTION_EXPECT, PAGE_LAYOUT_OPTION_HELP,
 		   PAGE_LAYOUT_OPTION_SIZES);
 
 static const struct opt_word mode_words[] = {

@@ -23,12 +23,24 @@ class ManifestError(Exception):
     pass
 
 
+def _closed(schema):
+    """@schema with every object that lists its properties closed to any
+    other: a misspelt key in a manifest is an error, not a key ignored."""
+    if isinstance(schema, list):
+        return [_closed(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _closed(v) for k, v in schema.items()}
+    if "properties" in schema and "additionalProperties" not in schema:
+        out["additionalProperties"] = False
+    return out
+
+
 _NAME = {"type": "string", "pattern": r"^[a-z][a-z0-9_]*$"}
 _FIGURE = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?$"}
 
-CLAIMS_SCHEMA = {
+CLAIMS_SCHEMA = _closed({
     "type": "object",
-    "additionalProperties": False,
     "required": ["postings", "suites", "units", "claims"],
     "properties": {
         "postings": {"type": "object", "minProperties": 1,
@@ -36,7 +48,7 @@ CLAIMS_SCHEMA = {
                                               "minLength": 1}},
         "suites": {"type": "object", "minProperties": 1,
                    "additionalProperties": {
-                       "type": "object", "additionalProperties": False,
+                       "type": "object",
                        "required": ["key", "option"],
                        "properties": {
                            "key": _NAME,
@@ -44,7 +56,7 @@ CLAIMS_SCHEMA = {
         "units": {"type": "object", "minProperties": 1,
                   "additionalProperties": {"enum": ["time", "rate"]}},
         "claims": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "additionalProperties": False,
+            "type": "object",
             "required": ["posting", "what", "suite", "before", "after",
                          "posted"],
             "properties": {
@@ -56,16 +68,16 @@ CLAIMS_SCHEMA = {
                 "before": {"oneOf": [_NAME, {"type": "null"}]},
                 "after": _NAME,
                 "posted": {"oneOf": [
-                    {"type": "object", "additionalProperties": False,
+                    {"type": "object",
                      "required": ["before", "after", "unit"],
                      "properties": {"before": _FIGURE, "after": _FIGURE,
                                     "unit": {"type": "string"}}},
-                    {"type": "object", "additionalProperties": False,
+                    {"type": "object",
                      "required": ["text"],
                      "properties": {"text": {"type": "string",
                                              "minLength": 1}}}]}}}},
     },
-}
+})
 
 
 def path_of(name):
@@ -124,6 +136,15 @@ def claims_from(data, path):
         if option not in c or others & set(c):
             raise ManifestError(f"{where}: {c['suite']} claims are picked "
                                 f"by {option}: and only by it")
+        if suite["key"] == "strategy":
+            # (claims are read before the strategies they name)
+            names = contender_names()
+            bad = [x for x in (c["before"], c["after"])
+                   if x is not None and x not in names]
+            if bad:
+                raise ManifestError(f"{where}: no contender "
+                                    f"{', '.join(map(repr, bad))} in "
+                                    "manifest/strategies.yaml")
         claim = {"subject": data["postings"][c["posting"]],
                  "what": c["what"], "suite": c["suite"], "key": suite["key"],
                  option: c[option], "before": c["before"],
@@ -151,15 +172,35 @@ def claims(path=None):
     return claims_from(read("claims", CLAIMS_SCHEMA, path), shown(path))
 
 
+def claim_contenders(suite):
+    """The contenders the claims of @suite name, in the strategies'
+    order for bench_memmap_init (None, the copy-then-clean method, left
+    out)."""
+    named = {x for c in claims() if c["suite"] == suite
+             for x in (c["before"], c["after"]) if x}
+    order = contender_names()
+    return sorted(named, key=lambda x: (x not in order,
+                                        order.index(x) if x in order else x))
+
+
+def claim_values(suite, option):
+    """The values of @option (mode, chunk) the claims of @suite pick, in
+    the claims' order."""
+    out = []
+    for c in claims():
+        if c["suite"] == suite and c[option] not in out:
+            out.append(c[option])
+    return out
+
+
 _ID = {"type": "string", "pattern": r"^[0-9A-Z][0-9A-Z_]*$"}
 
-LAYOUTS_SCHEMA = {
+LAYOUTS_SCHEMA = _closed({
     "type": "object",
-    "additionalProperties": False,
     "required": ["fields", "common", "layouts"],
     "properties": {
         "fields": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "additionalProperties": False,
+            "type": "object",
             "required": ["id", "name", "width"],
             "properties": {"id": _ID,
                            "name": {"type": "string", "minLength": 1},
@@ -168,7 +209,7 @@ LAYOUTS_SCHEMA = {
                    "additionalProperties": {"type": "integer",
                                             "minimum": 0}},
         "layouts": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "additionalProperties": False,
+            "type": "object",
             "required": ["id", "name", "why", "size", "extra",
                          "cpupid_in_flags", "kmsan", "option"],
             "properties": {
@@ -182,7 +223,7 @@ LAYOUTS_SCHEMA = {
                 "kmsan": {"type": "boolean"},
                 "option": {"type": "boolean"}}}},
     },
-}
+})
 
 
 def _unique(items, key, where):
@@ -264,7 +305,7 @@ _CLAIM_NAMES = ["cached", "no_weak_store", "no_fence", "no_nt_copy_call",
 _CLAIM = {"oneOf": [
     {"enum": _CLAIM_NAMES},
     {"type": "object", "minProperties": 1, "maxProperties": 1,
-     "additionalProperties": False, "properties": {
+     "properties": {
          "calls": {"type": "string"},
          "no_calls": {"type": "array", "minItems": 1,
                       "items": {"type": "string"}},
@@ -276,14 +317,12 @@ _LAYOUT_LIST = {"oneOf": [{"const": "all"},
                           {"type": "array", "minItems": 1,
                            "items": {"type": "string"}}]}
 
-STRATEGIES_SCHEMA = {
+STRATEGIES_SCHEMA = _closed({
     "type": "object",
-    "additionalProperties": False,
-    "required": ["layouts_all", "strategies", "kernel", "limits"],
+    "required": ["strategies", "kernel", "limits"],
     "properties": {
-        "layouts_all": {"type": "array", "items": {"type": "string"}},
         "strategies": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "additionalProperties": False,
+            "type": "object",
             "required": ["name", "copy", "write", "variant", "nt",
                          "layouts", "origin", "desc", "objcode"],
             "properties": {
@@ -297,18 +336,18 @@ STRATEGIES_SCHEMA = {
                             "items": _CLAIM},
                 "nt_copy": {"type": "array",
                             "items": {"type": "string"}}}}},
-        "kernel": {"type": "object", "additionalProperties": False,
+        "kernel": {"type": "object",
                    "required": ["name", "layouts", "desc"],
                    "properties": {"name": _NAME, "layouts": _LAYOUT_LIST,
                                   "desc": {"type": "string"}}},
         "limits": {"type": "array", "items": {
-            "type": "object", "additionalProperties": False,
+            "type": "object",
             "required": ["name", "fill", "desc"],
             "properties": {"name": _NAME,
                            "fill": {"oneOf": [_NAME, {"type": "null"}]},
                            "desc": {"type": "string"}}}},
     },
-}
+})
 
 
 def _layout_ids(spec, where):
@@ -335,9 +374,6 @@ def strategies_from(data, path):
     """@data (strategies.yaml, read) checked beyond its schema; each
     strategy gains "layout_ids" and "sizes" (its struct page sizes)."""
     sizes = {lay["id"]: lay["size"] for lay in layouts()["layouts"]}
-    if data["layouts_all"] != [lay["id"] for lay in layouts()["layouts"]]:
-        raise ManifestError(f"{path}: layouts_all is not the layouts of "
-                            "manifest/layouts.yaml, in order")
     names = [s["name"] for s in data["strategies"]] + \
         [data["kernel"]["name"]] + [f["name"] for f in data["limits"]]
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -367,6 +403,13 @@ def strategies(path=None):
     path = path or path_of("strategies")
     return strategies_from(read("strategies", STRATEGIES_SCHEMA, path),
                            shown(path))
+
+
+def contender_names():
+    """Every name strategy= can pick, in the manifest's order."""
+    data = strategies()
+    return [s["name"] for s in data["strategies"]] + \
+        [data["kernel"]["name"]] + [f["name"] for f in data["limits"]]
 
 
 def _fmt(text, size):

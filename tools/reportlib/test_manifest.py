@@ -65,15 +65,33 @@ class Claims(unittest.TestCase):
         d = copy.deepcopy(base)
         d["claims"][0]["sutie"] = "bench_memmap_init"
         self.refused(d, "claims/0")
+        d = copy.deepcopy(base)
+        d["claims"][1]["after"] = "tmpl_nt_fixd"
+        self.refused(d, "no contender 'tmpl_nt_fixd'")
+
+    def test_contenders(self):
+        self.assertEqual(manifest.claim_contenders("bench_memmap_init"),
+                         ["slow", "tmpl_memcpy", "tmpl_nt_generic",
+                          "tmpl_nt_fixed"])
+        self.assertEqual(manifest.claim_values("bench_memmap_init", "mode"),
+                         ["fsdax", "devdax2m"])
 
 
-class Layouts(unittest.TestCase):
+class Refusals(unittest.TestCase):
+    """@change applied to the manifest's data must be refused by
+    @derive (layouts_from, strategies_from) with @words in the reason."""
+    NAME, DERIVE = None, None
+
     def refused(self, change, words):
-        d = data_of("layouts")
+        d = data_of(self.NAME)
         change(d)
         with self.assertRaises(manifest.ManifestError) as e:
-            manifest.layouts_from(d, "layouts.yaml")
+            type(self).DERIVE(d, self.NAME + ".yaml")
         self.assertIn(words, str(e.exception))
+
+
+class Layouts(Refusals):
+    NAME, DERIVE = "layouts", manifest.layouts_from
 
     def test_sizes(self):
         self.assertEqual(manifest.layout_sizes(), {
@@ -104,13 +122,8 @@ class Layouts(unittest.TestCase):
                      "id 'FLAGS' twice")
 
 
-class Strategies(unittest.TestCase):
-    def refused(self, change, words):
-        d = data_of("strategies")
-        change(d)
-        with self.assertRaises(manifest.ManifestError) as e:
-            manifest.strategies_from(d, "strategies.yaml")
-        self.assertIn(words, str(e.exception))
+class Strategies(Refusals):
+    NAME, DERIVE = "strategies", manifest.strategies_from
 
     def test_claims_per_size(self):
         fixed = next(s for s in manifest.strategies()["strategies"]
@@ -146,8 +159,6 @@ class Strategies(unittest.TestCase):
                      "copy 'SLOW' twice")
         self.refused(lambda d: st(d, "slow").update(variant="memcpy"),
                      "variant none goes with write none")
-        self.refused(lambda d: d.update(layouts_all=["64"]),
-                     "layouts_all is not the layouts")
 
 
 if __name__ == "__main__":

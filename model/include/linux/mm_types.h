@@ -153,7 +153,7 @@ struct folio_page2 {
 
 struct page_layout {
 	enum page_layout_id id;
-	const char *name;	/* "64", "80-kmsan", "80-cpupid", "96" */
+	const char *name;	/* "64", "80-kmsan", ... */
 	const char *why;	/* the configuration that gives this size */
 	unsigned int size;	/* sizeof(struct page), a multiple of 16 */
 	/* Byte offset of each field; -1 where the layout has none. */
@@ -166,13 +166,14 @@ struct page_layout {
 };
 
 /*
- * The one description of the four layouts. It is static const in the
+ * The layouts, from manifest/layouts.yaml. The table is static const in the
  * header, not extern, so that code instantiated with a constant layout
  * sees constant offsets and a constant size. Each file therefore has its
  * own copy: compare layouts by ->id, never by address.
  */
 static const struct page_layout page_layouts[NR_PAGE_LAYOUTS] __maybe_unused = {
-	PAGE_LAYOUT_TABLE};
+	PAGE_LAYOUT_TABLE /* build/gen/page_layouts.h */
+};
 
 static __always_inline const struct page_layout *
 page_layout(enum page_layout_id id)
