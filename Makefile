@@ -118,17 +118,22 @@ $(LITMUS_GEN): tests/litmus.tests tools/tso-enum
 MANIFEST_TOOL := tools/manifest tools/reportlib/manifest.py
 MANIFEST_GEN := $(B)/gen/verdict_claims.h $(B)/gen/page_layouts.h \
 	$(B)/gen/memmap_strategy_list.h
-$(B)/gen/verdict_claims.h: TABLE := claims
-$(B)/gen/page_layouts.h: TABLE := layouts
-$(B)/gen/memmap_strategy_list.h: TABLE := strategies
+$(B)/gen/verdict_claims.h.stamp: TABLE := claims
+$(B)/gen/page_layouts.h.stamp: TABLE := layouts
+$(B)/gen/memmap_strategy_list.h.stamp: TABLE := strategies
 # (a claim names strategies; the strategies' layouts are the layouts' ids)
-$(B)/gen/verdict_claims.h: manifest/claims.yaml manifest/strategies.yaml
-$(B)/gen/page_layouts.h: manifest/layouts.yaml
-$(B)/gen/memmap_strategy_list.h: manifest/strategies.yaml manifest/layouts.yaml
-$(MANIFEST_GEN): $(MANIFEST_TOOL)
+$(B)/gen/verdict_claims.h.stamp: manifest/claims.yaml manifest/strategies.yaml
+$(B)/gen/page_layouts.h.stamp: manifest/layouts.yaml
+$(B)/gen/memmap_strategy_list.h.stamp: manifest/strategies.yaml \
+	manifest/layouts.yaml
+$(MANIFEST_GEN:=.stamp): $(MANIFEST_TOOL)
 	@mkdir -p $(dir $@)
-	@echo "  GEN     $@"
-	$(Q)$(PYTHON) tools/manifest c $(TABLE) -o $@
+	@echo "  GEN     $(@:.stamp=)"
+	$(Q)$(PYTHON) tools/manifest c $(TABLE) -o $(@:.stamp=)
+	@touch $@
+# A header keeps its time unless its text changes (tools/manifest writes
+# it only then): a manifest edit that no C file reads rebuilds nothing.
+$(MANIFEST_GEN): %: %.stamp ;
 
 $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
 

@@ -302,6 +302,14 @@ static const struct verdict_samples *find(const struct verdict_samples *c,
 	return NULL;
 }
 
+bool verdict_claim_covers(const struct verdict_claim *cl,
+			  const struct verdict_config *where)
+{
+	return !strcmp(cl->suite, where->suite) &&
+	       (!cl->mode || (where->mode && !strcmp(cl->mode, where->mode))) &&
+	       (!cl->chunk || cl->chunk == where->chunk);
+}
+
 unsigned int verdict_feed(const struct verdict_config *where,
 			  const struct verdict_samples *c, u32 n,
 			  struct verdict *out, unsigned int max)
@@ -312,11 +320,7 @@ unsigned int verdict_feed(const struct verdict_config *where,
 		const struct verdict_claim *cl = &verdict_claims[i];
 		const struct verdict_samples *b, *a;
 
-		if (strcmp(cl->suite, where->suite))
-			continue;
-		if (cl->mode && (!where->mode || strcmp(cl->mode, where->mode)))
-			continue;
-		if (cl->chunk && cl->chunk != where->chunk)
+		if (!verdict_claim_covers(cl, where))
 			continue;
 		b = find(c, n, cl->before ? cl->before : where->copy_clean);
 		a = find(c, n, cl->after);

@@ -153,6 +153,10 @@ struct verdict {
 extern const struct verdict_claim verdict_claims[];
 extern const unsigned int verdict_nr_claims;
 
+/* @cl is about @where's suite and configuration (mode, chunk). */
+bool verdict_claim_covers(const struct verdict_claim *cl,
+			  const struct verdict_config *where);
+
 /* The verdict's word, as its line prints it. */
 const char *verdict_word_name(const struct verdict *v);
 const char *verdict_scope_name(enum verdict_scope s);

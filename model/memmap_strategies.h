@@ -14,13 +14,8 @@
  * (model/memmap.c), the NT flag memmap_copy_nt(), and in
  * model/mm/mm_init.c the dispatch of the page writes (memmap_copy_fill(),
  * tmpl_copy_page(), tmpl_fill()) and the loops compiled per strategy and
- * layout with their table. A new strategy is one entry in the manifest
- * plus its copy function: tmpl_copy_<name>() next to tmpl_copy_page() for
- * a per-page copy; a fill's functions are its variants'
- * tmpl_fill_<variant>_<size>() (docs/design.md, "Adding a strategy"). A
- * misspelt variant name fails the build: each entry refers to its copy
- * variant's symbol (the link fails), and a fill calls its functions by
- * name (the compile fails).
+ * layout with their table. Adding one: docs/design.md, "Adding a
+ * strategy".
  */
 #ifndef NTBOOT_MODEL_MEMMAP_STRATEGIES_H
 #define NTBOOT_MODEL_MEMMAP_STRATEGIES_H

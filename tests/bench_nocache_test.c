@@ -444,10 +444,10 @@ static void bench_chunk(struct kunit *test, size_t chunk)
 				vs, nv);
 	/* The posting's comparison, at the chunk its claim names. */
 	const struct verdict_claim *cl = NULL;
+	const struct verdict_config here = {.suite = SUITE, .chunk = chunk};
 
-	for (unsigned int c = 0; c < verdict_nr_claims; c++)
-		if (!strcmp(verdict_claims[c].suite, SUITE) &&
-		    verdict_claims[c].chunk == chunk)
+	for (unsigned int c = 0; c < verdict_nr_claims && !cl; c++)
+		if (verdict_claim_covers(&verdict_claims[c], &here))
 			cl = &verdict_claims[c];
 	for (u32 i = 0; i < n; i++) {
 		u64 nc_ns = e[i].res.median_ns;

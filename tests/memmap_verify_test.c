@@ -9,9 +9,12 @@
  * byte, naming the field that holds the byte (padding included), with
  * the expected and found values of that field.
  *
- * The names expected come from tables written out below from the kernel's
- * struct page and struct folio, not from the code that names fields in
- * reports, so a wrong offset in either is seen.
+ * The names expected for the first 64 bytes of heads and tails come from
+ * tables written out below from the kernel's struct page and struct
+ * folio, not from the code that names fields in reports, so a wrong
+ * offset in either is seen. Those of an untouched page and past byte 64
+ * are the layouts' manifest's (manifest/layouts.yaml), which
+ * struct_page_test holds to the compiler's layout of the C declarations.
  *
  * The namespaces are small (130 pfns) so that the whole sweep, about ten
  * thousand verifications, runs in seconds under QEMU TCG and under ASan.

@@ -80,7 +80,18 @@ static void layout_offsets(struct kunit *test)
 				    C_OFFSET(struct page_96, kmsan_shadow),
 				    C_OFFSET(struct page_96, kmsan_origin)},
 	};
-	const struct page_layout *base = page_layout(PAGE_LAYOUT_64);
+	/* checked against the C struct page at build time (page_layout.c) */
+	static const int common[] = {
+		[PAGE_FIELD_FLAGS] = PAGE_COMMON_OFFSET_FLAGS,
+		[PAGE_FIELD_LRU_NEXT] = PAGE_COMMON_OFFSET_LRU_NEXT,
+		[PAGE_FIELD_LRU_PREV] = PAGE_COMMON_OFFSET_LRU_PREV,
+		[PAGE_FIELD_MAPPING] = PAGE_COMMON_OFFSET_MAPPING,
+		[PAGE_FIELD_INDEX] = PAGE_COMMON_OFFSET_INDEX,
+		[PAGE_FIELD_PRIVATE] = PAGE_COMMON_OFFSET_PRIVATE,
+		[PAGE_FIELD_MAPCOUNT] = PAGE_COMMON_OFFSET_MAPCOUNT,
+		[PAGE_FIELD_REFCOUNT] = PAGE_COMMON_OFFSET_REFCOUNT,
+		[PAGE_FIELD_MEMCG_DATA] = PAGE_COMMON_OFFSET_MEMCG_DATA,
+	};
 
 	/*
 	 * (the first 64 bytes against the C struct page: BUILD_BUG_ON in
@@ -113,9 +124,9 @@ static void layout_offsets(struct kunit *test)
 
 		kunit_info(test, "layout %s: %u bytes", l->name, l->size);
 		KUNIT_EXPECT_EQ(test, l->size, c[i].size);
-		/* the first 64 bytes are every layout's */
-		for (int f = 0; f <= PAGE_FIELD_MEMCG_DATA; f++)
-			KUNIT_EXPECT_EQ(test, l->offset[f], base->offset[f]);
+		/* the first 64 bytes are the C struct page's in every layout */
+		for (int f = 0; f < (int)ARRAY_SIZE(common); f++)
+			KUNIT_EXPECT_EQ(test, l->offset[f], common[f]);
 		KUNIT_EXPECT_EQ(test, l->offset[PAGE_FIELD_LAST_CPUPID],
 				c[i].last_cpupid);
 		KUNIT_EXPECT_EQ(test, l->offset[PAGE_FIELD_KMSAN_SHADOW],

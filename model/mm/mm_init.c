@@ -460,14 +460,16 @@ static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
 /*
  * A fill by struct page size, a chain over the sizes of the strategy's
  * layout set (MEMMAP_L_<set>_SIZES): only those sizes are named (a fill
- * has functions for those alone); any other size, whose loops are never
- * emitted, writes nothing. Picked by the set's name, so the preprocessor
- * resolves it and no call to a missing size is written at any -O.
+ * has functions for those alone), each ending the case; any other size,
+ * whose loops are never emitted, writes nothing. Picked by the set's name, so
+ * the preprocessor resolves it and no call to a missing size is written at any
+ * -O.
  */
 #define TMPL_FILL_SIZE(sz, kind)                            \
-	if (size == sz)                                     \
+	if (size == sz) {                                   \
 		tmpl_fill_##kind##_##sz(page, template, n); \
-	else
+		break;                                      \
+	}
 
 /*
  * @nr back-to-back copies of the template, a case per strategy of the
@@ -477,10 +479,7 @@ static __always_inline void tmpl_copy_page(const enum memmap_copy copy,
 #define TMPL_FILL_none(kind, sizes)
 #define TMPL_FILL_copy(kind, sizes)
 #define TMPL_FILL_copy_sized(kind, sizes)
-#define TMPL_FILL_fill(kind, sizes) \
-	sizes(TMPL_FILL_SIZE, kind) \
-	{                           \
-	}
+#define TMPL_FILL_fill(kind, sizes) sizes(TMPL_FILL_SIZE, kind)
 #define TMPL_FILL_CASE(name, COPY, write, variant, nt, layouts, ...) \
 	case MEMMAP_##COPY:                                          \
 		TMPL_FILL_##write(variant, layouts##_SIZES) break;

@@ -323,10 +323,10 @@ STRATEGIES_SCHEMA = _closed({
     "properties": {
         "strategies": {"type": "array", "minItems": 1, "items": {
             "type": "object",
-            "required": ["name", "copy", "write", "variant", "nt",
+            "required": ["name", "write", "variant", "nt",
                          "layouts", "origin", "desc", "objcode"],
             "properties": {
-                "name": _NAME, "copy": _ID,
+                "name": _NAME,
                 "write": {"enum": ["none", "copy", "copy_sized", "fill"]},
                 "variant": _NAME, "nt": {"type": "boolean"},
                 "layouts": _LAYOUT_LIST,
@@ -372,21 +372,23 @@ def layout_set_name(ids):
 
 def strategies_from(data, path):
     """@data (strategies.yaml, read) checked beyond its schema; each
-    strategy gains "layout_ids" and "sizes" (its struct page sizes)."""
+    strategy gains "copy" (MEMMAP_<copy>, its name in capitals),
+    "layout_ids" and "sizes" (its struct page sizes)."""
     sizes = {lay["id"]: lay["size"] for lay in layouts()["layouts"]}
     names = [s["name"] for s in data["strategies"]] + \
         [data["kernel"]["name"]] + [f["name"] for f in data["limits"]]
+    data["contenders"] = names
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise ManifestError(f"{path}: contenders named twice: "
                             + ", ".join(dup))
-    _unique(data["strategies"], "copy", f"{path}: strategies")
     for s in data["strategies"] + [data["kernel"]]:
         where = f"{path}: {s['name']}"
         s["layout_ids"] = _layout_ids(s["layouts"], where)
         s["sizes"] = sorted({sizes[i] for i in s["layout_ids"]})
     for s in data["strategies"]:
         where = f"{path}: {s['name']}"
+        s["copy"] = s["name"].upper()
         if (s["write"] == "none") != (s["variant"] == "none"):
             raise ManifestError(f"{where}: variant none goes with write "
                                 "none, and only with it")
@@ -407,9 +409,7 @@ def strategies(path=None):
 
 def contender_names():
     """Every name strategy= can pick, in the manifest's order."""
-    data = strategies()
-    return [s["name"] for s in data["strategies"]] + \
-        [data["kernel"]["name"]] + [f["name"] for f in data["limits"]]
+    return strategies()["contenders"]
 
 
 def _fmt(text, size):

@@ -155,8 +155,6 @@ class Strategies(Refusals):
                      "named twice: slow")
         self.refused(lambda d: d["limits"][0].update(name="kernel"),
                      "named twice: kernel")
-        self.refused(lambda d: st(d, "fill_mov").update(copy="SLOW"),
-                     "copy 'SLOW' twice")
         self.refused(lambda d: st(d, "slow").update(variant="memcpy"),
                      "variant none goes with write none")
 

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The Debian libraries the tools use are Debian's python3's: a tool run
+by another Python (a virtualenv first in PATH) that lacks one starts
+again under /usr/bin/python3, or stops naming the package to install.
+Imports nothing outside the standard library, so that a tool can call it
+before it imports anything else."""
+import importlib
+import os
+import sys
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+# module -> Debian package
+PACKAGES = {"scipy": "python3-scipy", "yaml": "python3-yaml",
+            "jsonschema": "python3-jsonschema",
+            "elftools": "python3-pyelftools"}
+
+
+def require(tool, *modules):
+    """Each of @modules importable, or @tool (its name for messages) is
+    run again by Debian's python3, or exits 2 naming what to install."""
+    missing = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if not missing:
+        return
+    if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON):
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    print(f"{tool}: no {', '.join(missing)} (apt-get install "
+          + " ".join(PACKAGES.get(m, m) for m in missing) + ")",
+          file=sys.stderr)
+    sys.exit(2)
