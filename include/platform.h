@@ -148,6 +148,8 @@ struct kernel_memmap_call {
 	u64 pages_addr;		  /* where the runner had it */
 	u64 pgmap_addr;		  /* the kernel's dev_pagemap there */
 	const u8 *pageblock_bits; /* one byte per pageblock */
+	/* the object and how the runner patched it: "mm_init.o 6.12..." */
+	char object[256];
 	void *map;
 	size_t map_bytes;
 };

@@ -19,6 +19,8 @@ bool kernel_memmap_refuses(const struct memmap *m, char *why, size_t len)
 	return false;
 }
 
+static bool object_said;
+
 int kernel_memmap_compare(struct kunit *test, struct memmap *m,
 			  const char *config, char *skip, size_t len)
 {
@@ -63,6 +65,11 @@ int kernel_memmap_compare(struct kunit *test, struct memmap *m,
 			      "run: %s",
 			      KERNEL_MEMMAP_STRATEGY, config, why);
 		return -1;
+	}
+	/* what ran, once: the same object and patching for every call */
+	if (!object_said) {
+		kunit_diag("# kernel-object %s\n", c.object);
+		object_said = true;
 	}
 	memmap_compare_kernel(m,
 			      &(struct memmap_kernel_run){

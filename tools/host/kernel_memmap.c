@@ -198,6 +198,8 @@ int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
 	c->pageblock_bits = (const u8 *)c->map + bits_off;
 	c->pages_addr = req->pages_addr;
 	c->pgmap_addr = req->pgmap_addr;
+	snprintf(c->object, sizeof(c->object), "%.*s", (int)sizeof(req->object),
+		 req->object);
 	return 0;
 }
 

@@ -132,7 +132,7 @@ static int patch_site(const struct jump_entry *e, char *why, size_t len)
 	return 0;
 }
 
-int kmemmap_jump_labels_init(char *why, size_t len)
+int kmemmap_jump_labels_init(unsigned int *sites, char *why, size_t len)
 {
 	const struct jump_entry *e;
 
@@ -149,6 +149,7 @@ int kmemmap_jump_labels_init(char *why, size_t len)
 		if (patch_site(e, why, len))
 			return -1;
 		writable(code, 5, PROT_READ | PROT_EXEC);
+		(*sites)++;
 	}
 	return 0;
 }

@@ -6,9 +6,10 @@
 
 /*
  * Set every static branch of the linked kernel objects as the kernel's
- * boot would (jump_labels.c). Returns 0, or -1 with the reason in @why.
+ * boot would (jump_labels.c), counting the sites in *@sites. Returns 0,
+ * or -1 with the reason in @why.
  */
-int kmemmap_jump_labels_init(char *why, size_t len);
+int kmemmap_jump_labels_init(unsigned int *sites, char *why, size_t len);
 
 /* The key of the UD2 site at @ip (a key the runner lacks), or NULL. */
 const char *kmemmap_jump_label_key_at(unsigned long ip);

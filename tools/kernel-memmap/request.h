@@ -10,7 +10,7 @@
 #define NTBOOT_KERNEL_MEMMAP_REQUEST_H
 
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
-#define KMEMMAP_VERSION 2
+#define KMEMMAP_VERSION 3
 
 struct kmemmap_request {
 	unsigned long long magic, version;
@@ -37,6 +37,11 @@ struct kmemmap_request {
 	unsigned long long kernel_page_size; /* sizeof(struct page) */
 	unsigned long long kernel_pageblock_pages;
 	char why[256]; /* why not, when not done */
+	/*
+	 * The object and how the runner patched it before the call, for
+	 * the run's "# kernel-object" line: "mm_init.o 6.12.118 fentry=..."
+	 */
+	char object[256];
 };
 
 #endif

@@ -34,6 +34,7 @@
 
 #include "glue.h"
 #include "jump_labels.h"
+#include "patch.h"
 #include "request.h"
 
 /* The variable glue.c defines for the kernel's pfn_to_page(). */
@@ -152,6 +153,30 @@ static int check_request(unsigned long long size)
 	return 0;
 }
 
+#ifndef NTB_KERNEL_RELEASE
+#error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE"
+#endif
+
+/*
+ * The text as the kernel's boot on this CPU leaves its own (patch.c,
+ * jump_labels.c); what was patched in @object, for the run's header.
+ */
+static int patch_as_booted(char *object, size_t olen, char *why, size_t len)
+{
+	struct kmemmap_patched p = {0};
+
+	if (kmemmap_patch_text(&p, why, len) ||
+	    kmemmap_jump_labels_init(&p.jump_labels, why, len))
+		return -1;
+	snprintf(object, olen,
+		 "mm_init.o %s fentry=%u return_sites=%u alternatives=%u "
+		 "jump_labels=%u static_calls=%u return_thunk=%s "
+		 "return_thunk_from=\"%s\"",
+		 NTB_KERNEL_RELEASE, p.fentry, p.return_sites, p.alternatives,
+		 p.jump_labels, p.static_calls, p.return_thunk, p.return_why);
+	return 0;
+}
+
 /*
  * Run @body in a child with the runner's fault handling: does its stderr
  * name @name?
@@ -194,10 +219,16 @@ static void read_variable_stub(void)
 
 static int selftest(void)
 {
-	int ok = stops_naming(call_function_stub,
-			      kmemmap_selftest_function_name) &&
-		 stops_naming(read_variable_stub,
-			      kmemmap_selftest_variable_name);
+	char object[256], why[256];
+	int ok;
+
+	if (patch_as_booted(object, sizeof(object), why, sizeof(why))) {
+		printf("kernel-memmap: selftest FAILED: %s\n", why);
+		return 1;
+	}
+	printf("kernel-memmap: selftest: # kernel-object %s\n", object);
+	ok = stops_naming(call_function_stub, kmemmap_selftest_function_name) &&
+	     stops_naming(read_variable_stub, kmemmap_selftest_variable_name);
 
 	printf("kernel-memmap: selftest %s (a call of %s() and a read of %s "
 	       "stop the run by name)\n",
@@ -248,7 +279,8 @@ int main(int argc, char **argv)
 	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
 	vmemmap_base = (unsigned long)pages - req->base_pfn * req->page_size;
 	catch_faults();
-	if (kmemmap_jump_labels_init(req->why, sizeof(req->why)))
+	if (patch_as_booted(req->object, sizeof(req->object), req->why,
+			    sizeof(req->why)))
 		return 1;
 	alarm(KMEMMAP_TIMEOUT_S);
 	if (ntb_kmemmap_run(req->start_pfn, req->nr_pages, req->order,

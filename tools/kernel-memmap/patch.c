@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The runner's text as the kernel's boot leaves its own (patch.h), on
+ * this CPU, before the first call:
+ *
+ * - alternatives (.altinstructions, gathered by tools/kernel-memmap/
+ *   alternatives.ld): an entry whose feature this CPU's kernel has
+ *   replaces its instruction, by the features the running kernel lists in
+ *   /proc/cpuinfo (X86_FEATURE_ALWAYS always);
+ * - return sites: "ret; int3" where the running kernel uses no return
+ *   thunk; kept, jumping to the thunk it uses, where its
+ *   /sys/devices/system/cpu/vulnerabilities say it uses one;
+ * - static calls at their boot targets with Debian's preemption model
+ *   (voluntary: cond_resched() and might_resched() call __cond_resched(),
+ *   preempt_schedule*() are off);
+ * - ftrace's call sites (__mcount_loc): NOPs, as ftrace_init() leaves
+ *   them with nothing traced.
+ *
+ * The jump labels are jump_labels.c's. Every site is checked before it is
+ * written, and every site of the table after all are.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "patch.h"
+
+struct kmemmap_sites kmemmap_sites
+	__attribute__((section("ntb_kmemmap_sites"), used)) = {
+		.magic = KMEMMAP_SITES_EMPTY,
+};
+
+/* 6.12's struct alt_instr (arch/x86/include/asm/alternative.h) */
+struct alt_instr {
+	int32_t instr_offset, repl_offset;
+	uint32_t ft_flags; /* feature in bits 0-15, ALT_FLAG_* above */
+	uint8_t instrlen, replacementlen;
+} __attribute__((packed));
+
+#define ALT_FLAG_NOT (1u << 0)
+#define ALT_FLAG_DIRECT_CALL (1u << 1)
+
+extern const struct alt_instr __ntb_alt_start[], __ntb_alt_end[];
+extern const unsigned long __start___mcount_loc[], __stop___mcount_loc[];
+extern char __fentry__[], __x86_return_thunk[];
+/* Static call trampolines: the stubs, where some object calls them. */
+extern char __SCT__cond_resched[] __attribute__((weak));
+extern char __SCT__might_resched[] __attribute__((weak));
+extern char __SCT__preempt_schedule[] __attribute__((weak));
+extern char __SCT__preempt_schedule_notrace[] __attribute__((weak));
+
+/* The thunks a kept return site jumps to (see return_thunk()). */
+extern char kmemmap_safe_ret_thunk[], kmemmap_ret_thunk[];
+__asm__(".text\n"
+	".globl kmemmap_safe_ret_thunk\n"
+	/*
+	 * SRSO's "Safe RET": a call whose return address is dropped, so
+	 * that the RET returns to the caller's caller through a stack slot
+	 * the CPU did not predict (the cost the kernel pays on every
+	 * return).
+	 */
+	"kmemmap_safe_ret_thunk:\n"
+	"\tcall 1f\n"
+	"\tud2\n"
+	"1:\tlea 8(%rsp), %rsp\n"
+	"\tret\n"
+	"\tint3\n"
+	".globl kmemmap_ret_thunk\n"
+	"kmemmap_ret_thunk:\n"
+	"\tret\n"
+	"\tint3\n");
+
+/* __cond_resched() of a program with one thread: nothing to yield to. */
+int kmemmap_cond_resched(void)
+{
+	return 0;
+}
+
+static const unsigned char nops[9][8] = {
+	{0},
+	{0x90},
+	{0x66, 0x90},
+	{0x0f, 0x1f, 0x00},
+	{0x0f, 0x1f, 0x40, 0x00},
+	{0x0f, 0x1f, 0x44, 0x00, 0x00},
+	{0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
+	{0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
+	{0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+};
+static const unsigned char ret_int3[5] = {0xc3, 0xcc, 0xcc, 0xcc, 0xcc};
+
+/* @n bytes of the longest NOPs, as the kernel pads. */
+static void fill_nops(unsigned char *p, unsigned int n)
+{
+	while (n) {
+		unsigned int k = n < 8 ? n : 8;
+
+		memcpy(p, nops[k], k);
+		p += k;
+		n -= k;
+	}
+}
+
+/* A CALL (E8) or JMP (E9) rel32 at @p to @target. */
+static void rel32_insn(unsigned char *insn, unsigned char op, unsigned long p,
+		       unsigned long target)
+{
+	int32_t rel = (int32_t)(target - (p + 5));
+
+	insn[0] = op;
+	memcpy(insn + 1, &rel, 4);
+}
+
+/* Where the CALL or JMP rel32 at @p goes. */
+static unsigned long rel32_target(const unsigned char *p)
+{
+	int32_t rel;
+
+	memcpy(&rel, p + 1, 4);
+	return (unsigned long)p + 5 + rel;
+}
+
+static int poke(unsigned long addr, const void *bytes, unsigned int n,
+		char *why, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long start = addr & ~(page - 1);
+
+	if (mprotect((void *)start, addr + n - start,
+		     PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		snprintf(why, len, "cannot make the text at %#lx writable",
+			 addr);
+		return -1;
+	}
+	memcpy((void *)addr, bytes, n);
+	mprotect((void *)start, addr + n - start, PROT_READ | PROT_EXEC);
+	return 0;
+}
+
+/*
+ * The features an alternative of these objects names, and the flag by
+ * which /proc/cpuinfo says the running kernel set it (NULL: always).
+ */
+static const struct {
+	unsigned int feature;
+	const char *name, *flag;
+} features[] = {
+	{3 * 32 + 21, "ALWAYS", NULL},
+	{3 * 32 + 16, "REP_GOOD", "rep_good"},
+	{9 * 32 + 9, "ERMS", "erms"},
+	{16 * 32 + 16, "LA57", "la57"},
+};
+
+static char cpu_flags[4096];
+
+static int read_cpu_flags(char *why, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
+			snprintf(cpu_flags, sizeof(cpu_flags), " %s",
+				 strchr(line, ':') + 1);
+			cpu_flags[strcspn(cpu_flags, "\n")] = ' ';
+			fclose(f);
+			return 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	snprintf(why, len,
+		 "/proc/cpuinfo has no flags line: the alternatives "
+		 "follow the running kernel's CPU features");
+	return -1;
+}
+
+/* 1 or 0: does this CPU's kernel have @feature; -1 unknown. */
+static int has_feature(unsigned int feature)
+{
+	char word[40];
+
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		if (features[i].feature != feature)
+			continue;
+		if (!features[i].flag)
+			return 1;
+		snprintf(word, sizeof(word), " %s ", features[i].flag);
+		return strstr(cpu_flags, word) != NULL;
+	}
+	return -1;
+}
+
+static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
+{
+	const struct alt_instr *a;
+
+	if (read_cpu_flags(why, len))
+		return -1;
+	for (a = __ntb_alt_start; a < __ntb_alt_end; a++) {
+		unsigned long instr =
+			(unsigned long)&a->instr_offset + a->instr_offset;
+		const unsigned char *repl =
+			(const unsigned char *)&a->repl_offset + a->repl_offset;
+		unsigned int feature = a->ft_flags & 0xffff;
+		unsigned int flags = a->ft_flags >> 16;
+		int has = has_feature(feature);
+		unsigned char insn[256];
+
+		if (has < 0) {
+			snprintf(why, len,
+				 "the alternative at %#lx tests feature word "
+				 "%u bit %u, which the runner does not know "
+				 "(tools/kernel-memmap/patch.c)",
+				 instr, feature / 32, feature % 32);
+			return -1;
+		}
+		if (flags & ALT_FLAG_NOT)
+			has = !has;
+		if (!has)
+			continue;
+		if ((flags & ALT_FLAG_DIRECT_CALL) ||
+		    a->replacementlen > a->instrlen ||
+		    (a->replacementlen &&
+		     (a->replacementlen != 5 ||
+		      (repl[0] != 0xe8 && repl[0] != 0xe9)))) {
+			snprintf(why, len,
+				 "the alternative at %#lx has a replacement "
+				 "of %u bytes (%02x, flags %#x) the runner "
+				 "cannot place: only a CALL or JMP rel32, or "
+				 "nothing",
+				 instr, a->replacementlen,
+				 a->replacementlen ? repl[0] : 0, flags);
+			return -1;
+		}
+		/* the replacement's rel32 was linked for where it lies */
+		if (a->replacementlen)
+			rel32_insn(insn, repl[0], instr, rel32_target(repl));
+		fill_nops(insn + a->replacementlen,
+			  a->instrlen - a->replacementlen);
+		if (poke(instr, insn, a->instrlen, why, len))
+			return -1;
+		p->alternatives++;
+	}
+	return 0;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(buf, len, f);
+
+	if (f)
+		fclose(f);
+	buf[ok ? strcspn(buf, "\n") : 0] = 0;
+	return ok ? 0 : -1;
+}
+
+#define VULNS "/sys/devices/system/cpu/vulnerabilities/"
+
+/*
+ * The thunk the running kernel's return sites keep, or NULL where it
+ * patches them to RET (X86_FEATURE_RETHUNK clear): SRSO's Safe RET (AMD
+ * Zen 3 and 4 by default), retbleed's untrained return thunk (Zen 1 and
+ * 2) or call depth stuffing (Intel Skylake). The latter two are kept as a
+ * plain jump to a RET: the runner does not reproduce their work.
+ */
+static const char *return_thunk(struct kmemmap_patched *p)
+{
+	char srso[80] = "", retbleed[80] = "";
+
+	read_line(VULNS "spec_rstack_overflow", srso, sizeof(srso));
+	read_line(VULNS "retbleed", retbleed, sizeof(retbleed));
+	if (strstr(srso, "Safe RET")) {
+		snprintf(p->return_why, sizeof(p->return_why),
+			 "spec_rstack_overflow: %s", srso);
+		return "safe_ret";
+	}
+	if (strstr(retbleed, "untrained return thunk") ||
+	    strstr(retbleed, "Stuffing")) {
+		snprintf(p->return_why, sizeof(p->return_why), "retbleed: %s",
+			 retbleed);
+		return "jmp_ret";
+	}
+	snprintf(p->return_why, sizeof(p->return_why),
+		 "spec_rstack_overflow: %s; retbleed: %s",
+		 srso[0] ? srso : "(unread)",
+		 retbleed[0] ? retbleed : "(unread)");
+	return "ret";
+}
+
+/* What a kept return site jumps to, or 0 (patched to RET). */
+static unsigned long kept_thunk(const struct kmemmap_patched *p)
+{
+	if (!strcmp(p->return_thunk, "safe_ret"))
+		return (unsigned long)kmemmap_safe_ret_thunk;
+	if (!strcmp(p->return_thunk, "jmp_ret"))
+		return (unsigned long)kmemmap_ret_thunk;
+	return 0;
+}
+
+/*
+ * The boot target of the static call whose trampoline is @tramp:
+ * 1 with *@target (0: off, the site becomes a NOP or RET), or 0 where the
+ * runner keeps the site calling its trampoline (a stub that stops the
+ * run naming it: the tracepoints', behind their static keys).
+ */
+static int static_call_target(unsigned long tramp, unsigned long *target)
+{
+	if (!tramp)
+		return 0;
+	if (tramp == (unsigned long)__SCT__cond_resched ||
+	    tramp == (unsigned long)__SCT__might_resched) {
+		*target = (unsigned long)kmemmap_cond_resched;
+		return 1;
+	}
+	if (tramp == (unsigned long)__SCT__preempt_schedule ||
+	    tramp == (unsigned long)__SCT__preempt_schedule_notrace) {
+		*target = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* The bytes @s should hold once patched, in @insn (5): 0 when unknown. */
+static int patched_bytes(const struct kmemmap_site *s,
+			 const struct kmemmap_patched *p, unsigned char *insn,
+			 unsigned char op)
+{
+	unsigned long target;
+
+	switch (s->kind) {
+	case KMEMMAP_SITE_FENTRY:
+		memcpy(insn, nops[5], 5);
+		return 1;
+	case KMEMMAP_SITE_RETURN:
+		if (kept_thunk(p))
+			rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
+		else
+			memcpy(insn, ret_int3, 5);
+		return 1;
+	case KMEMMAP_SITE_STATIC_CALL:
+		if (!static_call_target(s->target, &target))
+			return 0;
+		if (target)
+			rel32_insn(insn, op, s->addr, target);
+		else if (op == 0xe8)
+			memcpy(insn, nops[5], 5);
+		else
+			memcpy(insn, ret_int3, 5); /* a tail call of nothing */
+		return 1;
+	}
+	return 0;
+}
+
+static const char *kind_name(unsigned int kind)
+{
+	return kind == KMEMMAP_SITE_FENTRY   ? "ftrace"
+	       : kind == KMEMMAP_SITE_RETURN ? "return"
+					     : "static call";
+}
+
+/* The return sites and static calls of the table. */
+static int patch_sites(struct kmemmap_patched *p, char *why, size_t len)
+{
+	for (unsigned long long i = 0; i < kmemmap_sites.nr; i++) {
+		const struct kmemmap_site *s = &kmemmap_sites.site[i];
+		const unsigned char *code = (const unsigned char *)s->addr;
+		unsigned char insn[5];
+
+		if (s->kind == KMEMMAP_SITE_FENTRY)
+			continue; /* from __mcount_loc, below */
+		if ((code[0] != 0xe8 && code[0] != 0xe9) ||
+		    rel32_target(code) != s->target) {
+			snprintf(why, len,
+				 "the %s site at %#llx does not call or jump "
+				 "to %#llx (%02x): the site table is not this "
+				 "program's",
+				 kind_name(s->kind), s->addr, s->target,
+				 code[0]);
+			return -1;
+		}
+		if (!patched_bytes(s, p, insn, code[0]))
+			continue;
+		if (poke(s->addr, insn, 5, why, len))
+			return -1;
+		if (s->kind == KMEMMAP_SITE_RETURN)
+			p->return_sites++;
+		else
+			p->static_calls++;
+	}
+	return 0;
+}
+
+static int patch_fentry(struct kmemmap_patched *p, char *why, size_t len)
+{
+	for (const unsigned long *a = __start___mcount_loc;
+	     a < __stop___mcount_loc; a++) {
+		const unsigned char *code = (const unsigned char *)*a;
+
+		if (code[0] != 0xe8 ||
+		    rel32_target(code) != (unsigned long)__fentry__) {
+			snprintf(why, len,
+				 "the __mcount_loc site at %#lx is no call "
+				 "of __fentry__ (%02x)",
+				 *a, code[0]);
+			return -1;
+		}
+		if (poke(*a, nops[5], 5, why, len))
+			return -1;
+		p->fentry++;
+	}
+	return 0;
+}
+
+/*
+ * Every site of the table, from the relocations and not from the lists
+ * the patching walked, holds its patched bytes, and the counts are the
+ * table's.
+ */
+static int check_sites(const struct kmemmap_patched *p, char *why, size_t len)
+{
+	unsigned int n[4] = {0};
+
+	for (unsigned long long i = 0; i < kmemmap_sites.nr; i++) {
+		const struct kmemmap_site *s = &kmemmap_sites.site[i];
+		const unsigned char *code = (const unsigned char *)s->addr;
+		unsigned char want[5];
+		/* a static call site was a call if it is one now or a NOP */
+		unsigned char op =
+			code[0] == 0xe9 || code[0] == 0xc3 ? 0xe9 : 0xe8;
+
+		if (!patched_bytes(s, p, want, op))
+			continue;
+		if (memcmp(code, want, 5)) {
+			snprintf(why, len,
+				 "the %s site at %#llx holds %02x %02x %02x "
+				 "%02x %02x after patching, not %02x %02x "
+				 "%02x %02x %02x",
+				 kind_name(s->kind), s->addr, code[0], code[1],
+				 code[2], code[3], code[4], want[0], want[1],
+				 want[2], want[3], want[4]);
+			return -1;
+		}
+		n[s->kind]++;
+	}
+	if (n[KMEMMAP_SITE_FENTRY] != p->fentry ||
+	    n[KMEMMAP_SITE_RETURN] != p->return_sites ||
+	    n[KMEMMAP_SITE_STATIC_CALL] != p->static_calls) {
+		snprintf(why, len,
+			 "patched fentry=%u return_sites=%u static_calls=%u, "
+			 "but the relocations hold %u, %u and %u such sites",
+			 p->fentry, p->return_sites, p->static_calls,
+			 n[KMEMMAP_SITE_FENTRY], n[KMEMMAP_SITE_RETURN],
+			 n[KMEMMAP_SITE_STATIC_CALL]);
+		return -1;
+	}
+	return 0;
+}
+
+int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
+{
+	if (kmemmap_sites.magic != KMEMMAP_SITES_FILLED) {
+		snprintf(why, len,
+			 "the program's site table is empty: "
+			 "tools/kernel-memmap/sites did not run on it");
+		return -1;
+	}
+	p->return_thunk = return_thunk(p);
+	if (apply_alternatives(p, why, len) || patch_sites(p, why, len) ||
+	    patch_fentry(p, why, len))
+		return -1;
+	return check_sites(p, why, len);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The kernel memmap runner's text, patched as the kernel patches its own
+ * at boot on the CPU it finds (patch.c): alternatives, return thunks,
+ * static calls and ftrace's call sites. docs/kernel-memmap.md says which
+ * choice each takes and why.
+ */
+#ifndef NTBOOT_KERNEL_MEMMAP_PATCH_H
+#define NTBOOT_KERNEL_MEMMAP_PATCH_H
+
+#include <stddef.h>
+
+/*
+ * The sites a kernel build lists with objtool and these objects do not:
+ * filled in the linked program by tools/kernel-memmap/sites from its
+ * relocations (the layout is that tool's too).
+ */
+#define KMEMMAP_SITES_EMPTY 0x7974706d65746973ULL  /* "sitempty" */
+#define KMEMMAP_SITES_FILLED 0x64656c6c69666973ULL /* "sifilled" */
+#define KMEMMAP_MAX_SITES 2048
+
+enum kmemmap_site_kind {
+	KMEMMAP_SITE_FENTRY = 1,      /* call __fentry__ */
+	KMEMMAP_SITE_RETURN = 2,      /* jmp __x86_return_thunk */
+	KMEMMAP_SITE_STATIC_CALL = 3, /* call or jmp __SCT__<key> */
+};
+
+struct kmemmap_site {
+	unsigned long long addr;   /* the call or jump */
+	unsigned long long target; /* what it calls or jumps to */
+	unsigned int kind, pad;
+};
+
+struct kmemmap_sites {
+	unsigned long long magic, nr;
+	struct kmemmap_site site[KMEMMAP_MAX_SITES];
+};
+
+/* What was patched, for the run's header line. */
+struct kmemmap_patched {
+	unsigned int fentry, return_sites, alternatives, jump_labels;
+	unsigned int static_calls;
+	const char *return_thunk; /* "ret", or the thunk the sites keep */
+	char return_why[96];	  /* the line of the running kernel */
+};
+
+/*
+ * Patch alternatives, return sites, static calls and ftrace's sites, then
+ * check every site of the table holds what it should. Returns 0, or -1
+ * with the reason in @why.
+ */
+int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len);
+
+#endif
