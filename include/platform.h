@@ -122,11 +122,13 @@ const char *plat_name(void);
 bool plat_can_catch_faults(void);
 
 /*
- * One call of the kernel's own compiled memmap_init_zone_device(): the
- * hosted runner runs it in the kernel memmap runner (tools/kernel-memmap/,
- * Debian's 6.12 objects), on a memmap window of its own, poisoned with
- * @poison first as the model's is. The request is the model's namespace;
- * the answer says where the runner's memmap was and what it holds.
+ * The kernel's own compiled memmap_init_zone_device() on one namespace:
+ * the hosted runner runs it in the kernel memmap runner
+ * (tools/kernel-memmap/, Debian's 6.12 objects, patched as the kernel's
+ * boot patches them), on a memmap window of its own, poisoned with
+ * @poison at the start as the model's is and shared with this process,
+ * as often as it is asked. The request is the model's namespace; the
+ * answer says where the runner's memmap is and what it holds.
  */
 struct kernel_memmap_call {
 	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */
@@ -143,23 +145,38 @@ struct kernel_memmap_call {
 	u8 poison;
 	/* one byte per pageblock of @pageblock_pages pfns */
 	unsigned long pageblock_pages, pageblocks_pfn, nr_pageblocks;
-	/* the answer, valid until plat_kernel_memmap_release() */
-	const u8 *pages;	  /* the struct page of base_pfn */
-	u64 pages_addr;		  /* where the runner had it */
-	u64 pgmap_addr;		  /* the kernel's dev_pagemap there */
-	const u8 *pageblock_bits; /* one byte per pageblock */
+	/*
+	 * The answer, valid until plat_kernel_memmap_stop(); the window and
+	 * the pageblock bytes may be poisoned between runs.
+	 */
+	u8 *pages;	    /* the struct page of base_pfn */
+	u64 pages_addr;	    /* where the runner has it */
+	u64 pgmap_addr;	    /* the kernel's dev_pagemap there */
+	u8 *pageblock_bits; /* one byte per pageblock */
 	/* the object and how the runner patched it: "mm_init.o 6.12..." */
 	char object[256];
+	/* the platform's */
 	void *map;
 	size_t map_bytes;
+	int fd, pid;
 };
 
 /*
- * Run @c. Returns 0 (the answer filled in), 1 where this platform or
- * build cannot run the kernel's code (why, with what to install or
- * build, in @why: a skip), or -1 where the run failed (why in @why).
+ * Start the runner for @c and wait until it is ready. Returns 0, 1 where
+ * this platform or build cannot run the kernel's code (why, with what to
+ * install or build, in @why: a skip), or -1 where it failed (why in
+ * @why).
  */
-int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len);
-void plat_kernel_memmap_release(struct kernel_memmap_call *c);
+int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
+			     size_t len);
+/*
+ * One call in the started runner: 0 with the TSC cycles of the call
+ * alone (timed in the runner, around the call) in *@cycles, or -1 with
+ * why in @why (the runner is gone then).
+ */
+int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
+			   size_t len);
+/* Stop the runner; the window is gone. Harmless on one not started. */
+void plat_kernel_memmap_stop(struct kernel_memmap_call *c);
 
 #endif

@@ -56,7 +56,8 @@ bool plat_can_catch_faults(void)
 	return true;
 }
 
-int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
+int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
+			     size_t len)
 {
 	(void)c;
 	ntb_snprintf(why, len,
@@ -65,7 +66,16 @@ int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
 	return 1;
 }
 
-void plat_kernel_memmap_release(struct kernel_memmap_call *c)
+int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
+			   size_t len)
+{
+	(void)c;
+	*cycles = 0;
+	ntb_snprintf(why, len, "the image has no kernel memmap runner");
+	return -1;
+}
+
+void plat_kernel_memmap_stop(struct kernel_memmap_call *c)
 {
 	(void)c;
 }

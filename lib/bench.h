@@ -98,6 +98,13 @@ u64 bench_process_spread(const struct bench_result *r);
 struct bench_entry {
 	const char *name;
 	void (*body)(void *arg);
+	/*
+	 * Or, in place of @body, work done in another process that times
+	 * itself there with the same TSC: returns the cycles of the work
+	 * alone, which are the run's time (no effective clock is read: the
+	 * work ran on another thread). 0 means it failed: @after says why.
+	 */
+	u64 (*timed_body)(void *arg);
 	void *arg;
 	/* Untimed, before run @run (0: the cold first run). May be NULL. */
 	void (*before)(void *arg, u32 run);

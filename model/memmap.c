@@ -969,44 +969,71 @@ static u64 kernel_word_here(const struct memmap *m,
 	return w;
 }
 
-bool memmap_compare_kernel(const struct memmap *m,
-			   const struct memmap_kernel_run *k,
-			   struct memmap_report *r)
+/* The struct page of @pfn in @k against @m's: true, or false naming why. */
+static bool compare_kernel_page(const struct memmap *m,
+				const struct memmap_kernel_run *k,
+				unsigned long pfn, struct memmap_report *r)
 {
 	unsigned int size = m->layout->size;
-	unsigned long pb_pfn = memmap_pageblocks_pfn(m);
-	union page_buf want;
+	union page_buf want, unused;
+	enum memmap_role role;
+	unsigned long idx = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->ok = true;
-	r->against_kernel = true;
-	for (unsigned long i = 0; i < m->nr_pfns; i++) {
-		unsigned long pfn = m->base_pfn + i, idx = 0;
-		union page_buf unused;
-		enum memmap_role role;
+	memcpy(want.bytes, k->pages + (pfn - m->base_pfn) * size, size);
+	for (unsigned int off = 0; off + 8 <= size; off += 8) {
+		u64 w;
 
-		memcpy(want.bytes, k->pages + i * size, size);
-		for (unsigned int off = 0; off + 8 <= size; off += 8) {
-			u64 w;
-
-			memcpy(&w, want.bytes + off, 8);
-			w = kernel_word_here(m, k, w);
-			memcpy(want.bytes + off, &w, 8);
-		}
-		if (!memcmp(memmap_page(m, pfn), want.bytes, size)) {
-			r->pages_checked++;
-			continue;
-		}
-		/* only a difference needs the page's role: it names the field
-		 */
-		role = memmap_expected_page(m, pfn, unused.bytes, NULL, &idx);
-		return check_page(m, pfn, role, idx, want.bytes, r);
+		memcpy(&w, want.bytes + off, 8);
+		w = kernel_word_here(m, k, w);
+		memcpy(want.bytes + off, &w, 8);
 	}
+	if (!memcmp(memmap_page(m, pfn), want.bytes, size)) {
+		r->pages_checked++;
+		return true;
+	}
+	/* only a difference needs the page's role: it names the field */
+	role = memmap_expected_page(m, pfn, unused.bytes, NULL, &idx);
+	return check_page(m, pfn, role, idx, want.bytes, r);
+}
+
+static bool compare_kernel_pageblocks(const struct memmap *m,
+				      const struct memmap_kernel_run *k,
+				      struct memmap_report *r)
+{
+	unsigned long pb_pfn = memmap_pageblocks_pfn(m);
+
 	for (unsigned long i = 0; i < memmap_nr_pageblocks(m); i++)
 		if (!check_pageblock(m, pb_pfn + i * pageblock_nr_pages,
 				     k->pageblock_bits[i], r))
 			return false;
 	return true;
+}
+
+bool memmap_compare_kernel_pfns(const struct memmap *m,
+				const struct memmap_kernel_run *k,
+				const unsigned long *pfns, unsigned int nr,
+				struct memmap_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	r->against_kernel = true;
+	for (unsigned int i = 0; i < nr; i++)
+		if (!compare_kernel_page(m, k, pfns[i], r))
+			return false;
+	return compare_kernel_pageblocks(m, k, r);
+}
+
+bool memmap_compare_kernel(const struct memmap *m,
+			   const struct memmap_kernel_run *k,
+			   struct memmap_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	r->against_kernel = true;
+	for (unsigned long i = 0; i < m->nr_pfns; i++)
+		if (!compare_kernel_page(m, k, m->base_pfn + i, r))
+			return false;
+	return compare_kernel_pageblocks(m, k, r);
 }
 
 int memmap_report_format(const struct memmap_report *r, char *buf,

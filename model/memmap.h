@@ -426,6 +426,15 @@ bool memmap_compare_kernel(const struct memmap *m,
 			   const struct memmap_kernel_run *k,
 			   struct memmap_report *r);
 
+/*
+ * memmap_compare_kernel() over the @nr pfns @pfns of the window only
+ * (a run's sample), then every pageblock.
+ */
+bool memmap_compare_kernel_pfns(const struct memmap *m,
+				const struct memmap_kernel_run *k,
+				const unsigned long *pfns, unsigned int nr,
+				struct memmap_report *r);
+
 int memmap_report_format(const struct memmap_report *r, char *buf,
 			 size_t len);
 

@@ -85,6 +85,9 @@ struct contender {
 	/* A memmap strategy ... */
 	struct memmap *m;
 	const struct memmap_strategy *s;
+	/* ... or the kernel's own code (strategy=kernel) ... */
+	struct kernel_memmap *k;
+	char kernel_why[300]; /* why its last run did not run */
 	/* ... or a fill, or the state probe (tests/engines/state_probe.h). */
 	const struct limit_fill *fill;
 	bool probe;
@@ -238,6 +241,16 @@ static void contender_before(void *arg, u32 run)
 			memset((u8 *)c->dst + sample_off[i], 0, 64);
 		return;
 	}
+	if (c->k) {
+		if (full_check_run(run)) {
+			kernel_memmap_poison(c->k, NULL, 0);
+			return;
+		}
+		st = sample_state(c);
+		memmap_sample_pfns(&c->k->ref, sample_pfns, SAMPLE_N, &st);
+		kernel_memmap_poison(c->k, sample_pfns, SAMPLE_N);
+		return;
+	}
 	if (memmap_set_strategy(c->m, c->s->name, why, sizeof(why)))
 		kunit_fail_at(c->test, __FILE__, __LINE__, "%s: %s", c->s->name,
 			      why);
@@ -284,6 +297,31 @@ static bool probe_check(struct contender *c, u32 run)
 	return ok;
 }
 
+/* The kernel's run @run, checked as contender_after() says. */
+static bool kernel_check(struct contender *c, u32 run)
+{
+	struct memmap_report rep;
+	char why[200];
+
+	if (c->kernel_why[0]) {
+		kunit_fail_at(c->test, __FILE__, __LINE__,
+			      "run %u of %s (%s): the kernel's code did not "
+			      "run: %s",
+			      run + 1, c->name, c->config, c->kernel_why);
+		return false;
+	}
+	if (kernel_memmap_check(c->k, full_check_run(run) ? NULL : sample_pfns,
+				SAMPLE_N, &rep))
+		return true;
+	memmap_report_format(&rep, why, sizeof(why));
+	kunit_fail_at(c->test, __FILE__, __LINE__,
+		      "run %u of %s (%s): the kernel's "
+		      "memmap_init_zone_device() and the model (slow, "
+		      "kernel=6.12) differ: %s",
+		      run + 1, c->name, c->config, why);
+	return false;
+}
+
 /*
  * After each run, outside the timing: the cold run and the last in full
  * (everything was poisoned before them), the others on their sample.
@@ -309,6 +347,8 @@ static bool contender_after(void *arg, u32 run)
 				return false;
 		return true;
 	}
+	if (c->k)
+		return kernel_check(c, run);
 	ok = full_check_run(run)
 		     ? memmap_verify(c->m, &rep)
 		     : memmap_verify_pfns(c->m, sample_pfns, SAMPLE_N, &rep);
@@ -328,13 +368,24 @@ static void init_template(void)
 	memset(stosb_pattern, STOSB_BYTE, sizeof(stosb_pattern));
 }
 
+/* The kernel's run, timed in its runner around the call alone. */
+static u64 kernel_body(void *arg)
+{
+	struct contender *c = arg;
+
+	c->kernel_why[0] = 0;
+	return kernel_memmap_run(c->k, c->kernel_why, sizeof(c->kernel_why));
+}
+
 static void contender_entry(struct bench_entry *e, struct contender *c)
 {
 	*e = (struct bench_entry){
 		.name = c->name,
-		.body = c->probe  ? probe_body
-			: c->fill ? fill_body
-				  : memmap_body,
+		.body = c->k	   ? NULL
+			: c->probe ? probe_body
+			: c->fill  ? fill_body
+				   : memmap_body,
+		.timed_body = c->k ? kernel_body : NULL,
 		.arg = c,
 		.before = contender_before,
 		.after = contender_after,
@@ -583,35 +634,116 @@ static const char *bench_memmap_strategy_name(unsigned int i)
 static char kernel_skip[300], kernel_refused[200];
 
 /*
- * strategy=kernel on @m's namespace: named, or the model at 6.12 with no
- * strategy= (the comparison is what kernel=6.12 is for). Returns 1 when
- * the kernel's memmap was compared.
+ * strategy=kernel is in the run: named, or the model at 6.12 with no
+ * strategy= (the comparison is what kernel=6.12 is for).
  */
-static unsigned int bench_kernel_memmap(struct kunit *test, struct memmap *m,
-					const char *config)
+static bool kernel_selected(void)
 {
-	int compared;
+	return strategy_selected(KERNEL_MEMMAP_STRATEGY) &&
+	       (opt_strategy[0] || opt_kernel == MODEL_KERNEL_6_12);
+}
 
-	if (!strategy_selected(KERNEL_MEMMAP_STRATEGY) ||
-	    (!opt_strategy[0] && opt_kernel != MODEL_KERNEL_6_12))
+/*
+ * The kernel's own code, started in @k on @cfg's namespace, as the next
+ * contender (*@n) of layout @l's configuration @config. Returns 1 when
+ * added; 0 when not: refused or skipped (said, and kept for the suite's
+ * end), or failed (@test failed naming why).
+ */
+static unsigned int add_kernel(struct kunit *test, struct kernel_memmap *k,
+			       const struct page_layout *l,
+			       const struct memmap_config *cfg,
+			       const char *config, u64 seed, u32 *n)
+{
+	if (!kernel_selected())
 		return 0;
-	/* A worker process: the comparison is untimed, the last process's. */
-	if (kunit_timed_only) {
-		ntb_snprintf(kernel_skip, sizeof(kernel_skip),
-			     "compared by the last process, not by a worker");
-		return 0;
-	}
-	if (kernel_memmap_refuses(m, kernel_refused, sizeof(kernel_refused))) {
+	if (kernel_memmap_refuses(l, kernel_refused, sizeof(kernel_refused))) {
 		kunit_info(test, "%s %s refused: %s", KERNEL_MEMMAP_STRATEGY,
 			   config, kernel_refused);
 		return 0;
 	}
-	compared = kernel_memmap_compare(test, m, config, kernel_skip,
-					 sizeof(kernel_skip));
-	if (!compared)
-		kunit_info(test, "%s %s skipped: %s", KERNEL_MEMMAP_STRATEGY,
-			   config, kernel_skip);
-	return compared > 0; /* -1: @test failed, naming why */
+	if (*n == BENCH_MAX_ENTRIES) {
+		kunit_info(test, "%s %s skipped: more than %u contenders",
+			   KERNEL_MEMMAP_STRATEGY, config, BENCH_MAX_ENTRIES);
+		return 0;
+	}
+	if (kernel_memmap_start(test, k, cfg, config, kernel_skip,
+				sizeof(kernel_skip)) <= 0) {
+		if (kernel_skip[0])
+			kunit_info(test, "%s %s skipped: %s",
+				   KERNEL_MEMMAP_STRATEGY, config, kernel_skip);
+		return 0;
+	}
+	contenders[*n] = (struct contender){
+		.test = test,
+		.name = KERNEL_MEMMAP_STRATEGY,
+		.config = config,
+		.seed = seed,
+		.index = *n,
+		.k = k,
+	};
+	contender_entry(&entries[*n], &contenders[*n]);
+	(*n)++;
+	return 1;
+}
+
+/* The band within which the model's cost is taken as the kernel's. */
+#define MODEL_OVER_KERNEL_LO 970000ull /* VERDICT_SCALE */
+#define MODEL_OVER_KERNEL_HI 1030000ull
+
+/*
+ * Is the model's cost over the kernel's inside the band: "yes" (its
+ * interval, or its estimate where it has none, lies inside), "no"
+ * (outside) or "unsure" (the interval crosses an edge).
+ */
+static const char *in_band(const struct verdict *v)
+{
+	u64 lo = v->has_ci ? v->ci_lo : v->speedup;
+	u64 hi = v->has_ci ? v->ci_hi : v->speedup;
+
+	if (lo >= MODEL_OVER_KERNEL_LO && hi <= MODEL_OVER_KERNEL_HI)
+		return "yes";
+	if (hi < MODEL_OVER_KERNEL_LO || lo > MODEL_OVER_KERNEL_HI)
+		return "no";
+	return "unsure";
+}
+
+/*
+ * How far the model's cost is from the kernel's in one configuration:
+ * the model's slow path (@slow_name) over the kernel's own code, judged
+ * as a claim's two sides are (verdict_judge(): over processes where
+ * there are several, else over the runs), with its interval.
+ */
+static void print_model_over_kernel(const char *config,
+				    const struct verdict_config *where,
+				    const struct verdict_samples *vs, u32 nv,
+				    const char *slow_name)
+{
+	static const struct verdict_claim claim = {
+		.what = "the model's slow path over the kernel's own code",
+		.suite = "bench_memmap_init",
+	};
+	const struct verdict_samples *model = NULL, *kernel = NULL;
+	struct verdict v;
+
+	for (u32 i = 0; i < nv && slow_name; i++) {
+		if (!strcmp(vs[i].name, slow_name))
+			model = &vs[i];
+		if (!strcmp(vs[i].name, KERNEL_MEMMAP_STRATEGY))
+			kernel = &vs[i];
+	}
+	if (!model || !kernel)
+		return;
+	verdict_judge(&claim, where, model, kernel, &v);
+	kunit_diag(
+		"# model_over_kernel suite=bench_memmap_init %s "
+		"model=%s model_kernel=%s model_ns=%llu kernel_ns=%llu "
+		"model_over_kernel=%s ci_low=%s ci_high=%s scope=%s "
+		"processes=%u band=0.970..1.030 in_band=%s\n",
+		config, slow_name, model_kernel_name(opt_kernel), v.before_ns,
+		v.after_ns, bench_fixed(v.speedup, VERDICT_SCALE, 3),
+		v.has_ci ? bench_fixed(v.ci_lo, VERDICT_SCALE, 3) : "-",
+		v.has_ci ? bench_fixed(v.ci_hi, VERDICT_SCALE, 3) : "-",
+		verdict_scope_name(v.scope), max(v.processes, 1u), in_band(&v));
 }
 
 /*
@@ -638,6 +770,8 @@ static unsigned int bench_one_config(struct kunit *test,
 	char kernel_key[24]; /* " kernel=6.12", or "" for the base */
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
+	static struct kernel_memmap kernel;
+	struct verdict_config where_judged;
 	unsigned int done = 0, n_strategies = 0;
 	u32 n = 0, nv = 0;
 	int best;
@@ -709,6 +843,8 @@ static unsigned int bench_one_config(struct kunit *test,
 		n++;
 		n_strategies++;
 	}
+	kernel.started = false;
+	n_strategies += add_kernel(test, &kernel, l, &cfg, config, seed, &n);
 	/* Nothing of the kernel's to time: no fills alone either. */
 	if (opt_kernel && !n_strategies)
 		goto out;
@@ -750,7 +886,7 @@ static unsigned int bench_one_config(struct kunit *test,
 		const struct bench_result *r = &entries[i].res;
 		char keys[RESULT_KEYS_LEN];
 
-		if (!contenders[i].s || entries[i].failed)
+		if ((!contenders[i].s && !contenders[i].k) || entries[i].failed)
 			continue;
 		done++;
 		if (test->quiet)
@@ -795,7 +931,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	}
 	/* The fills and the probe, for the states: do they follow them? */
 	for (u32 i = 0; i < n && !test->quiet; i++) {
-		if (contenders[i].s || entries[i].failed)
+		if (contenders[i].s || contenders[i].k || entries[i].failed)
 			continue;
 		vs[nv] = (struct verdict_samples){
 			.name = contenders[i].name,
@@ -807,22 +943,30 @@ static unsigned int bench_one_config(struct kunit *test,
 		};
 		nv++;
 	}
+	where_judged = (struct verdict_config){
+		.suite = "bench_memmap_init",
+		.page_size = l->size,
+		.mode = memmap_mode_name(order),
+		.map = nd_pfn_mode_name(opt_map),
+		.baseline = slow_name,
+	};
+	/* The kernel's code: every run checked, and the model's cost. */
+	for (u32 i = 0; i < n && !test->quiet; i++)
+		if (contenders[i].k && !entries[i].failed)
+			kunit_diag("# kernel-memmap: suite=bench_memmap_init "
+				   "strategy=%s %s pfns=%lu pageblocks=%lu "
+				   "identical=1 model=slow model_kernel=6.12 "
+				   "timed=yes runs=%u\n",
+				   KERNEL_MEMMAP_STRATEGY, config, m.nr_pfns,
+				   kernel.call.nr_pageblocks, opt_runs);
+	if (!test->quiet)
+		print_model_over_kernel(config, &where_judged, vs, nv,
+					slow_name);
 	/* The postings' claims this configuration can judge. */
 	if (nv)
-		verdict_publish(
-			&(struct verdict_config){
-				.suite = "bench_memmap_init",
-				.page_size = l->size,
-				.mode = memmap_mode_name(order),
-				.map = nd_pfn_mode_name(opt_map),
-				.baseline = slow_name},
-			vs, nv);
+		verdict_publish(&where_judged, vs, nv);
 out:
-	/*
-	 * The kernel's own code, untimed, after the timed runs: its process
-	 * and its memmap do not come just before the cold run.
-	 */
-	done += bench_kernel_memmap(test, &m, config);
+	kernel_memmap_stop(&kernel);
 	memmap_destroy(&m);
 	return done;
 }

@@ -1,97 +1,151 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * strategy=kernel: the kernel's own memmap_init_zone_device() beside the
- * model's slow path at kernel=6.12, byte for byte (kernel_memmap.h).
+ * strategy=kernel: the kernel's own memmap_init_zone_device() timed
+ * beside the model, each run checked against the model's slow path at
+ * kernel=6.12 (kernel_memmap.h).
  */
 #include "tests/engines/kernel_memmap.h"
-#include "include/platform.h"
 #include "lib/printf.h"
+#include "lib/string.h"
 #include "model/kernels.h"
 
-bool kernel_memmap_refuses(const struct memmap *m, char *why, size_t len)
+bool kernel_memmap_refuses(const struct page_layout *l, char *why, size_t len)
 {
-	if (m->cfg.kernel != MODEL_KERNEL_6_12) {
+	if (l->size != 64) {
 		ntb_snprintf(why, len,
-			     "the kernel's object is Debian's 6.12; "
-			     "kernel=6.12 makes the model write its bytes");
+			     "the kernel's object is Debian's 6.12, whose "
+			     "struct page is 64 bytes: it needs layout=64");
 		return true;
 	}
 	return false;
 }
 
-static bool object_said;
-
-int kernel_memmap_compare(struct kunit *test, struct memmap *m,
-			  const char *config, char *skip, size_t len)
+/* What the runner wrote, as memmap_compare_kernel() reads it. */
+static struct memmap_kernel_run kernel_run(const struct kernel_memmap *k)
 {
-	struct kernel_memmap_call c = {
-		.start_pfn = m->cfg.start_pfn,
-		.nr_pages = m->cfg.nr_pages,
-		.order = m->cfg.order,
-		.type = m->cfg.type,
-		.nid = m->cfg.nid,
-		.altmap = m->cfg.altmap,
-		.altmap_reserve = m->cfg.altmap_reserve,
-		.altmap_free = m->cfg.altmap_free,
-		.base_pfn = m->base_pfn,
-		.nr_pfns = m->nr_pfns,
-		.page_size = m->layout->size,
-		.line_offset = memmap_line_offset(&m->cfg),
-		.poison = MEMMAP_POISON_DEFAULT,
-		.pageblock_pages = pageblock_nr_pages,
-		.pageblocks_pfn = memmap_pageblocks_pfn(m),
-		.nr_pageblocks = memmap_nr_pageblocks(m),
+	return (struct memmap_kernel_run){
+		.pages = k->call.pages,
+		.pages_addr = k->call.pages_addr,
+		.pgmap_addr = k->call.pgmap_addr,
+		.pageblock_bits = k->call.pageblock_bits,
 	};
-	struct memmap_report r;
-	char why[300], line[300];
-	int ran;
+}
 
-	/* the model's side: the slow path at 6.12, poisoned alike */
-	if (memmap_set_strategy(m, "slow", why, sizeof(why))) {
-		kunit_fail_at(test, __FILE__, __LINE__, "%s: %s", config, why);
+/* The reference: the model at 6.12 on @cfg's namespace, run once. */
+static int write_reference(struct kernel_memmap *k,
+			   const struct memmap_config *cfg, char *why,
+			   size_t len)
+{
+	struct memmap_config ref = *cfg;
+
+	ref.kernel = MODEL_KERNEL_6_12;
+	if (memmap_create(&k->ref, &ref, NULL, 0, why, len))
+		return -1;
+	if (memmap_set_strategy(&k->ref, "slow", why, len)) {
+		memmap_destroy(&k->ref);
 		return -1;
 	}
-	memmap_poison(m, MEMMAP_POISON_DEFAULT);
-	memmap_run(m);
+	memmap_poison(&k->ref, MEMMAP_POISON_DEFAULT);
+	memmap_run(&k->ref);
+	return 0;
+}
 
-	ran = plat_kernel_memmap(&c, why, sizeof(why));
-	if (ran == 1) {
-		ntb_snprintf(skip, len, "%s", why);
-		return 0;
-	}
-	if (ran) {
+static bool object_said;
+
+int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
+			const struct memmap_config *cfg, const char *config,
+			char *skip, size_t len)
+{
+	char why[300];
+	int r;
+
+	k->started = false;
+	if (write_reference(k, cfg, why, sizeof(why))) {
 		kunit_fail_at(test, __FILE__, __LINE__,
-			      "strategy=%s %s: the kernel's code did not "
-			      "run: %s",
+			      "strategy=%s %s: the model at 6.12: %s",
 			      KERNEL_MEMMAP_STRATEGY, config, why);
 		return -1;
 	}
-	/* what ran, once: the same object and patching for every call */
-	if (!object_said) {
-		kunit_diag("# kernel-object %s\n", c.object);
-		object_said = true;
-	}
-	memmap_compare_kernel(m,
-			      &(struct memmap_kernel_run){
-				      .pages = c.pages,
-				      .pages_addr = c.pages_addr,
-				      .pgmap_addr = c.pgmap_addr,
-				      .pageblock_bits = c.pageblock_bits,
-			      },
-			      &r);
-	plat_kernel_memmap_release(&c);
-	memmap_report_format(&r, line, sizeof(line));
-	if (!r.ok) {
+	k->call = (struct kernel_memmap_call){
+		.start_pfn = k->ref.cfg.start_pfn,
+		.nr_pages = k->ref.cfg.nr_pages,
+		.order = k->ref.cfg.order,
+		.type = k->ref.cfg.type,
+		.nid = k->ref.cfg.nid,
+		.altmap = k->ref.cfg.altmap,
+		.altmap_reserve = k->ref.cfg.altmap_reserve,
+		.altmap_free = k->ref.cfg.altmap_free,
+		.base_pfn = k->ref.base_pfn,
+		.nr_pfns = k->ref.nr_pfns,
+		.page_size = k->ref.layout->size,
+		.line_offset = memmap_line_offset(&k->ref.cfg),
+		.poison = MEMMAP_POISON_DEFAULT,
+		.pageblock_pages = pageblock_nr_pages,
+		.pageblocks_pfn = memmap_pageblocks_pfn(&k->ref),
+		.nr_pageblocks = memmap_nr_pageblocks(&k->ref),
+	};
+	r = plat_kernel_memmap_start(&k->call, why, sizeof(why));
+	if (r) {
+		memmap_destroy(&k->ref);
+		if (r == 1) {
+			ntb_snprintf(skip, len, "%s", why);
+			return 0;
+		}
 		kunit_fail_at(test, __FILE__, __LINE__,
-			      "strategy=%s %s: the model (slow, kernel=6.12) "
-			      "differs from the kernel's "
-			      "memmap_init_zone_device(): %s",
-			      KERNEL_MEMMAP_STRATEGY, config, line);
+			      "strategy=%s %s: the kernel's code did not "
+			      "start: %s",
+			      KERNEL_MEMMAP_STRATEGY, config, why);
 		return -1;
 	}
-	kunit_diag("# kernel-memmap: suite=bench_memmap_init strategy=%s %s "
-		   "pfns=%lu pageblocks=%lu identical=1 model=slow "
-		   "timed=no object=\"Debian 6.12 mm/mm_init.o\"\n",
-		   KERNEL_MEMMAP_STRATEGY, config, m->nr_pfns, c.nr_pageblocks);
+	/* what runs, once: the same object and patching for every start */
+	if (!object_said) {
+		kunit_diag("# kernel-object %s\n", k->call.object);
+		object_said = true;
+	}
+	k->started = true;
 	return 1;
+}
+
+void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
+			  unsigned int nr)
+{
+	unsigned int size = k->call.page_size;
+
+	if (!pfns)
+		memset(k->call.pages, k->call.poison,
+		       (size_t)k->call.nr_pfns * size);
+	for (unsigned int i = 0; pfns && i < nr; i++)
+		memset(k->call.pages + (pfns[i] - k->call.base_pfn) * size,
+		       k->call.poison, size);
+	/* no pageblock has all its bits set: 0xff is no value it reads */
+	memset(k->call.pageblock_bits, 0xff, k->call.nr_pageblocks);
+}
+
+u64 kernel_memmap_run(struct kernel_memmap *k, char *why, size_t len)
+{
+	u64 cycles;
+
+	if (plat_kernel_memmap_run(&k->call, &cycles, why, len))
+		return 0;
+	return cycles ? cycles : 1; /* 0 says it failed */
+}
+
+bool kernel_memmap_check(const struct kernel_memmap *k,
+			 const unsigned long *pfns, unsigned int nr,
+			 struct memmap_report *r)
+{
+	struct memmap_kernel_run run = kernel_run(k);
+
+	if (!pfns)
+		return memmap_compare_kernel(&k->ref, &run, r);
+	return memmap_compare_kernel_pfns(&k->ref, &run, pfns, nr, r);
+}
+
+void kernel_memmap_stop(struct kernel_memmap *k)
+{
+	if (!k->started)
+		return;
+	plat_kernel_memmap_stop(&k->call);
+	memmap_destroy(&k->ref);
+	k->started = false;
 }

@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * plat_kernel_memmap() on Linux: hand the request to the kernel memmap
+ * plat_kernel_memmap_*() on Linux: hand the request to the kernel memmap
  * runner (tools/kernel-memmap/runner.c, built by make kernel-memmap) in a
- * memory file that both processes map, run it, and read its answer. The
+ * memory file that both processes map, and ask it for each run over a
+ * socket (tools/kernel-memmap/request.h). The
  * runner is a program of its own because the kernel's objects are linked
  * without PIE and ntbench is PIE; docs/kernel-memmap.md has the rest.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "include/platform.h"
@@ -97,64 +99,84 @@ static void fill_request(struct kmemmap_request *req,
 	};
 }
 
-/*
- * Wait for @pid at most KMEMMAP_WAIT_S: 0 with its wait status, or -1
- * with why in @why.
- */
-static int wait_runner(pid_t pid, int *status, char *why, size_t len)
+/* Why the runner went away: its own words, else how it ended. */
+static void runner_gone(struct kernel_memmap_call *c, char *why, size_t len)
 {
-	const struct timespec tick = {0, 10 * 1000 * 1000};
+	struct kmemmap_request *req = c->map;
+	int status = 0;
 
-	for (unsigned int i = 0; i < KMEMMAP_WAIT_S * 100; i++) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid)
-			return 0;
-		if (r < 0 && errno != EINTR) {
-			snprintf(why, len, "waiting for the runner: %s",
-				 strerror(errno));
-			return -1;
-		}
-		nanosleep(&tick, NULL);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, status, 0);
-	snprintf(why, len, "the runner did not finish in %d s", KMEMMAP_WAIT_S);
-	return -1;
-}
-
-static int run_runner(const char *path, int fd, struct kmemmap_request *req,
-		      char *why, size_t len)
-{
-	char *argv[] = {(char *)path, NULL};
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int err, status;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd, 3);
-	err = posix_spawn(&pid, path, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (err) {
-		snprintf(why, len, "cannot start %s: %s", path, strerror(err));
-		return -1;
-	}
-	if (wait_runner(pid, &status, why, len))
-		return -1;
-	if (WIFEXITED(status) && !WEXITSTATUS(status) && req->done)
-		return 0;
+	close(c->fd);
+	c->fd = -1;
+	waitpid(c->pid, &status, 0);
+	c->pid = 0;
 	if (req->why[0])
 		snprintf(why, len, "%.*s", (int)sizeof(req->why), req->why);
 	else if (WIFSIGNALED(status))
-		snprintf(why, len, "%s died of signal %d", path,
+		snprintf(why, len, "the runner died of signal %d",
 			 WTERMSIG(status));
 	else
-		snprintf(why, len, "%s exited with %d and no reason", path,
+		snprintf(why, len, "the runner exited with %d and no reason",
 			 WEXITSTATUS(status));
+}
+
+/*
+ * The runner's one-byte answer @want within KMEMMAP_WAIT_S: 0, or -1
+ * with why in @why (the runner stopped and reaped).
+ */
+static int answer(struct kernel_memmap_call *c, char want, char *why,
+		  size_t len)
+{
+	struct pollfd p = {.fd = c->fd, .events = POLLIN};
+	char got;
+	int r;
+
+	do
+		r = poll(&p, 1, KMEMMAP_WAIT_S * 1000);
+	while (r < 0 && errno == EINTR);
+	if (r == 0) {
+		kill(c->pid, SIGKILL);
+		runner_gone(c, why, len);
+		snprintf(why, len, "the runner did not answer in %d s",
+			 KMEMMAP_WAIT_S);
+		return -1;
+	}
+	if (r > 0 && read(c->fd, &got, 1) == 1 && got == want)
+		return 0;
+	runner_gone(c, why, len);
 	return -1;
 }
 
-int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
+static int spawn_runner(struct kernel_memmap_call *c, const char *path,
+			int memfd, char *why, size_t len)
+{
+	char *argv[] = {(char *)path, NULL};
+	posix_spawn_file_actions_t fa;
+	int sv[2], err;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		snprintf(why, len, "no socket for the runner: %s",
+			 strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, memfd, 3);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 4);
+	err = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	if (err) {
+		close(sv[0]);
+		snprintf(why, len, "cannot start %s: %s", path, strerror(err));
+		return -1;
+	}
+	c->fd = sv[0];
+	c->pid = pid;
+	return 0;
+}
+
+int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
+			     size_t len)
 {
 	char path[PATH_MAX];
 	size_t pages_off =
@@ -164,6 +186,8 @@ int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
 	int fd, r = runner_path(path, sizeof(path), why, len);
 
 	c->map = NULL;
+	c->fd = -1;
+	c->pid = 0;
 	if (r)
 		return r;
 	c->map_bytes = round_up_page(bits_off + c->nr_pageblocks);
@@ -186,16 +210,15 @@ int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
 	}
 	req = c->map;
 	fill_request(req, c, pages_off, bits_off);
-	memset((u8 *)c->map + pages_off, c->poison,
-	       (size_t)c->nr_pfns * c->page_size);
-	r = run_runner(path, fd, req, why, len);
+	c->pages = (u8 *)c->map + pages_off;
+	c->pageblock_bits = (u8 *)c->map + bits_off;
+	memset(c->pages, c->poison, (size_t)c->nr_pfns * c->page_size);
+	r = spawn_runner(c, path, fd, why, len);
 	close(fd);
-	if (r) {
-		plat_kernel_memmap_release(c);
+	if (r || answer(c, KMEMMAP_READY, why, len)) {
+		plat_kernel_memmap_stop(c);
 		return -1;
 	}
-	c->pages = (const u8 *)c->map + pages_off;
-	c->pageblock_bits = (const u8 *)c->map + bits_off;
 	c->pages_addr = req->pages_addr;
 	c->pgmap_addr = req->pgmap_addr;
 	snprintf(c->object, sizeof(c->object), "%.*s", (int)sizeof(req->object),
@@ -203,8 +226,36 @@ int plat_kernel_memmap(struct kernel_memmap_call *c, char *why, size_t len)
 	return 0;
 }
 
-void plat_kernel_memmap_release(struct kernel_memmap_call *c)
+int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
+			   size_t len)
 {
+	struct kmemmap_request *req = c->map;
+	char cmd = KMEMMAP_RUN;
+
+	*cycles = 0;
+	if (c->fd < 0) {
+		snprintf(why, len, "the runner is not running");
+		return -1;
+	}
+	if (write(c->fd, &cmd, 1) != 1) {
+		runner_gone(c, why, len);
+		return -1;
+	}
+	if (answer(c, KMEMMAP_RAN, why, len))
+		return -1;
+	*cycles = req->cycles;
+	return 0;
+}
+
+void plat_kernel_memmap_stop(struct kernel_memmap_call *c)
+{
+	if (c->fd >= 0) {
+		close(c->fd); /* the runner's end of file: it exits */
+		c->fd = -1;
+	}
+	if (c->pid > 0)
+		waitpid(c->pid, NULL, 0);
+	c->pid = 0;
 	if (c->map)
 		munmap(c->map, c->map_bytes);
 	c->map = NULL;

@@ -31,6 +31,8 @@ struct cpuinfo_x86 boot_cpu_data;
 
 static struct pglist_data ntb_pgdat;
 static struct dev_pagemap ntb_pgmap;
+/* The call ntb_kmemmap_setup() prepared. */
+static unsigned long ntb_start_pfn, ntb_nr_pages;
 
 static unsigned long nr_roots(void)
 {
@@ -102,10 +104,10 @@ static int sections_init(unsigned long start_pfn, unsigned long nr_pages,
 	return 0;
 }
 
-int ntb_kmemmap_run(unsigned long start_pfn, unsigned long nr_pages,
-		    unsigned long order, int type, int nid, int altmap,
-		    unsigned long reserve, unsigned long free, void *arena,
-		    unsigned long arena_bytes, char *why, unsigned long len)
+int ntb_kmemmap_setup(unsigned long start_pfn, unsigned long nr_pages,
+		      unsigned long order, int type, int nid, int altmap,
+		      unsigned long reserve, unsigned long free, void *arena,
+		      unsigned long arena_bytes, char *why, unsigned long len)
 {
 	struct zone *zone = &ntb_pgdat.node_zones[ZONE_DEVICE];
 	/*
@@ -156,8 +158,27 @@ int ntb_kmemmap_run(unsigned long start_pfn, unsigned long nr_pages,
 		memcpy(&ntb_pgmap.altmap, &am, sizeof(am));
 		ntb_pgmap.flags |= PGMAP_ALTMAP_VALID;
 	}
-	memmap_init_zone_device(zone, start_pfn, nr_pages, &ntb_pgmap);
+	ntb_start_pfn = start_pfn;
+	ntb_nr_pages = nr_pages;
 	return 0;
+}
+
+void ntb_kmemmap_call(void)
+{
+	memmap_init_zone_device(&ntb_pgdat.node_zones[ZONE_DEVICE],
+				ntb_start_pfn, ntb_nr_pages, &ntb_pgmap);
+}
+
+void ntb_kmemmap_pageblocks_reset(void)
+{
+	unsigned long nr = pfn_to_section_nr(ntb_start_pfn);
+	unsigned long last =
+		pfn_to_section_nr(ntb_start_pfn + ntb_nr_pages - 1);
+
+	for (; nr <= last; nr++)
+		memset(__nr_to_section(nr)->usage->pageblock_flags, 0,
+		       BITS_TO_LONGS(SECTION_BLOCKFLAGS_BITS) *
+			       sizeof(unsigned long));
 }
 
 void *ntb_kmemmap_pgmap(void)

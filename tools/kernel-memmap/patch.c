@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -261,16 +262,38 @@ static int read_line(const char *path, char *buf, size_t len)
 
 #define VULNS "/sys/devices/system/cpu/vulnerabilities/"
 
+#define RETURN_THUNK_ENV "NTB_KERNEL_RETURN_THUNK"
+
 /*
- * The thunk the running kernel's return sites keep, or NULL where it
- * patches them to RET (X86_FEATURE_RETHUNK clear): SRSO's Safe RET (AMD
- * Zen 3 and 4 by default), retbleed's untrained return thunk (Zen 1 and
- * 2) or call depth stuffing (Intel Skylake). The latter two are kept as a
- * plain jump to a RET: the runner does not reproduce their work.
+ * What the return sites become: "ret" where the running kernel patches
+ * them to RET (X86_FEATURE_RETHUNK clear), else kept on its thunk:
+ * "safe_ret" for SRSO's Safe RET (AMD Zen 3 and 4 by default), "jmp_ret"
+ * for retbleed's untrained return thunk (Zen 1 and 2) or call depth
+ * stuffing (Intel Skylake), kept as a plain jump to a RET: the runner
+ * does not reproduce their work. $NTB_KERNEL_RETURN_THUNK (one of the
+ * three) overrides the choice, to measure what the thunk costs; NULL with
+ * why in @why for any other value.
  */
-static const char *return_thunk(struct kmemmap_patched *p)
+static const char *return_thunk(struct kmemmap_patched *p, char *why,
+				size_t len)
 {
+	static const char *const modes[] = {"ret", "safe_ret", "jmp_ret"};
+	const char *env = getenv(RETURN_THUNK_ENV);
 	char srso[80] = "", retbleed[80] = "";
+
+	if (env) {
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			if (strcmp(env, modes[i]))
+				continue;
+			snprintf(p->return_why, sizeof(p->return_why), "%s=%s",
+				 RETURN_THUNK_ENV, env);
+			return modes[i];
+		}
+		snprintf(why, len,
+			 "%s=\"%.40s\" is none of ret, safe_ret, jmp_ret",
+			 RETURN_THUNK_ENV, env);
+		return NULL;
+	}
 
 	read_line(VULNS "spec_rstack_overflow", srso, sizeof(srso));
 	read_line(VULNS "retbleed", retbleed, sizeof(retbleed));
@@ -469,9 +492,9 @@ int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
 			 "tools/kernel-memmap/sites did not run on it");
 		return -1;
 	}
-	p->return_thunk = return_thunk(p);
-	if (apply_alternatives(p, why, len) || patch_sites(p, why, len) ||
-	    patch_fentry(p, why, len))
+	p->return_thunk = return_thunk(p, why, len);
+	if (!p->return_thunk || apply_alternatives(p, why, len) ||
+	    patch_sites(p, why, len) || patch_fentry(p, why, len))
 		return -1;
 	return check_sites(p, why, len);
 }

@@ -5,12 +5,23 @@
  * first bytes of a memory file both map (the runner's fd 3), followed by
  * the memmap window and one byte per pageblock. Both sides are C for
  * user space; the glue (glue.c) does not see it.
+ *
+ * The runs go over a socket, the runner's fd 4, a byte each way: the
+ * runner says KMEMMAP_READY once it has laid out the namespace and
+ * patched its text; each KMEMMAP_RUN it is sent makes one call, answered
+ * KMEMMAP_RAN with the call's TSC cycles in @cycles and its pageblock
+ * bits in the file. The runner exits when the socket closes, and on any
+ * failure (why in @why; the socket then reads end of file).
  */
 #ifndef NTBOOT_KERNEL_MEMMAP_REQUEST_H
 #define NTBOOT_KERNEL_MEMMAP_REQUEST_H
 
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
 #define KMEMMAP_VERSION 3
+
+#define KMEMMAP_READY 'k'
+#define KMEMMAP_RUN 'r'
+#define KMEMMAP_RAN 'd'
 
 struct kmemmap_request {
 	unsigned long long magic, version;
@@ -31,7 +42,8 @@ struct kmemmap_request {
 	unsigned long long pageblock_pages, pageblocks_pfn, nr_pageblocks;
 	unsigned long long pageblocks_offset;
 	/* The answer. */
-	unsigned long long done;	     /* 1 when the call returned */
+	unsigned long long done;	     /* the calls that returned */
+	unsigned long long cycles;	     /* the last call's, TSC */
 	unsigned long long pages_addr;	     /* the runner's base_pfn page */
 	unsigned long long pgmap_addr;	     /* the kernel's dev_pagemap */
 	unsigned long long kernel_page_size; /* sizeof(struct page) */

@@ -3,7 +3,9 @@
  * kernel-memmap: runs the kernel's own compiled memmap_init_zone_device()
  * (Debian's 6.12 mm/mm_init.o, with mm/page_alloc.o and glue.c, all built
  * by the kernel's build) in user space, on the request in the memory file
- * at fd 3 (request.h), for the hosted runner's strategy=kernel.
+ * at fd 3, as many times as the socket at fd 4 asks (request.h), for the
+ * hosted runner's strategy=kernel: its text patched first as the kernel's
+ * boot patches its own (patch.c), each call timed alone.
  *
  * The kernel's objects use the kernel code model (R_X86_64_32S
  * relocations): this program is linked without PIE, below 2 GiB, which
@@ -12,14 +14,15 @@
  * a call to one that the path is not expected to make, or a read of
  * such a variable, stops the run with the symbol's name in the answer.
  *
- * Exit status: 0 the call returned (request->done), 1 it did not (the
- * reason in request->why and on stderr).
+ * Exit status: 0 every call returned and the socket closed, 1 one did not
+ * or the request was wrong (the reason in request->why and on stderr).
  *
  * kernel-memmap --selftest: a call of a function stub and a read of a
  * variable stub each stop a child run naming the symbol; exit 0 when
  * both do.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -237,10 +240,77 @@ static int selftest(void)
 	return !ok;
 }
 
+static inline unsigned long long tsc_ordered(void)
+{
+	unsigned int lo, hi;
+
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence"
+			 : "=a"(lo), "=d"(hi)::"memory");
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+/*
+ * One call, the timed part alone: the pageblocks zeroed before (as a new
+ * section has them) and read back after, by the kernel's own
+ * get_pfnblock_flags_mask(), outside the cycles.
+ */
+static int run_once(unsigned char *bits)
+{
+	unsigned long long t0, t1;
+
+	ntb_kmemmap_pageblocks_reset();
+	alarm(KMEMMAP_TIMEOUT_S);
+	t0 = tsc_ordered();
+	ntb_kmemmap_call();
+	t1 = tsc_ordered();
+	alarm(0);
+	for (unsigned long long i = 0; i < req->nr_pageblocks; i++) {
+		unsigned long pfn =
+			req->pageblocks_pfn + i * req->pageblock_pages;
+		unsigned long v = ntb_kmemmap_pageblock_bits(pfn);
+
+		if (v > 0xff) {
+			say("pfn %#lx has no section: the request's pageblocks "
+			    "go past the namespace's sections",
+			    pfn);
+			return -1;
+		}
+		bits[i] = v;
+	}
+	req->cycles = t1 - t0;
+	req->done++;
+	return 0;
+}
+
+/* Answer each KMEMMAP_RUN on fd 4 until it closes. */
+static int serve(unsigned char *bits)
+{
+	char cmd, ready = KMEMMAP_READY, ran = KMEMMAP_RAN;
+	ssize_t n;
+
+	if (write(4, &ready, 1) != 1) {
+		say("cannot answer on fd 4");
+		return 1;
+	}
+	while ((n = read(4, &cmd, 1)) == 1) {
+		if (cmd != KMEMMAP_RUN) {
+			say("fd 4 sent %#x, not a run", (unsigned char)cmd);
+			return 1;
+		}
+		if (run_once(bits))
+			return 1;
+		if (write(4, &ran, 1) != 1) {
+			say("cannot answer on fd 4");
+			return 1;
+		}
+	}
+	return n ? 1 : 0; /* closed: done */
+}
+
 int main(int argc, char **argv)
 {
 	struct stat st;
-	unsigned char *map, *pages, *bits;
+	unsigned char *map, *pages;
 	unsigned long arena_bytes;
 	void *arena;
 
@@ -255,9 +325,11 @@ int main(int argc, char **argv)
 	}
 	/* no runner outlives the ntbench that started it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (fstat(3, &st) || st.st_size < (off_t)sizeof(*req)) {
-		fprintf(stderr, "kernel-memmap: fd 3 is not a request file "
-				"(run by ntbench strategy=kernel)\n");
+	if (fstat(3, &st) || st.st_size < (off_t)sizeof(*req) ||
+	    fcntl(4, F_GETFD) < 0) {
+		fprintf(stderr, "kernel-memmap: fd 3 is not a request file or "
+				"fd 4 no socket (run by ntbench "
+				"strategy=kernel)\n");
 		return 1;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
@@ -269,7 +341,6 @@ int main(int argc, char **argv)
 	if (check_request(st.st_size))
 		return 1;
 	pages = map + req->pages_offset;
-	bits = map + req->pageblocks_offset;
 	arena_bytes = ntb_kmemmap_arena_bytes(req->start_pfn, req->nr_pages);
 	arena = calloc(1, arena_bytes);
 	if (!arena) {
@@ -282,28 +353,12 @@ int main(int argc, char **argv)
 	if (patch_as_booted(req->object, sizeof(req->object), req->why,
 			    sizeof(req->why)))
 		return 1;
-	alarm(KMEMMAP_TIMEOUT_S);
-	if (ntb_kmemmap_run(req->start_pfn, req->nr_pages, req->order,
-			    (int)req->type, (int)req->nid, !!req->altmap,
-			    req->altmap_reserve, req->altmap_free, arena,
-			    arena_bytes, req->why, sizeof(req->why)))
+	if (ntb_kmemmap_setup(req->start_pfn, req->nr_pages, req->order,
+			      (int)req->type, (int)req->nid, !!req->altmap,
+			      req->altmap_reserve, req->altmap_free, arena,
+			      arena_bytes, req->why, sizeof(req->why)))
 		return 1;
-	for (unsigned long long i = 0; i < req->nr_pageblocks; i++) {
-		unsigned long pfn =
-			req->pageblocks_pfn + i * req->pageblock_pages;
-		unsigned long v = ntb_kmemmap_pageblock_bits(pfn);
-
-		if (v > 0xff) {
-			say("pfn %#lx has no section: the request's pageblocks "
-			    "go past the namespace's sections",
-			    pfn);
-			return 1;
-		}
-		bits[i] = v;
-	}
-	alarm(0);
 	req->pages_addr = (unsigned long)pages;
 	req->pgmap_addr = (unsigned long)ntb_kmemmap_pgmap();
-	req->done = 1;
-	return 0;
+	return serve(map + req->pageblocks_offset);
 }

@@ -25,6 +25,8 @@ STATE_VERDICT_PREFIX = "# state-verdict "
 FOLLOWS_PREFIX = "# follows "
 VS_SLOW_PREFIX = "# vs_slow "
 STATES_SAID_PREFIX = "# states: "
+# The model's cost over the kernel's (reportlib.model_over_kernel).
+MODEL_OVER_KERNEL_PREFIX = "# model_over_kernel "
 # What each is kept as on a Log.
 OWN_LINES = ((STATE_PREFIX, "own_states"),
              (STATE_VERDICT_PREFIX, "own_state_verdicts"),
@@ -169,6 +171,8 @@ class Log:
         for _, attr in OWN_LINES:
             setattr(self, attr, [])
         self.own_states_said = []
+        # Its "# model_over_kernel" lines (dicts).
+        self.own_model_over_kernel = []
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.
         self.litmus = {}
@@ -257,6 +261,14 @@ def parse_log(text, name, label):
                                     f"({e}): {line[:80]}")
         elif line.startswith(STATES_SAID_PREFIX):
             log.own_states_said.append(line[len(STATES_SAID_PREFIX):])
+        elif line.startswith(MODEL_OVER_KERNEL_PREFIX):
+            try:
+                log.own_model_over_kernel.append(
+                    parse_logfmt(line[len(MODEL_OVER_KERNEL_PREFIX):]))
+            except LogfmtError as e:
+                log.warnings.append(f"{name}:{lineno}: bad "
+                                    f"model_over_kernel line ({e}): "
+                                    f"{line[:80]}")
         elif own := next((x for x in OWN_LINES if line.startswith(x[0])),
                          None):
             prefix, attr = own

@@ -27,6 +27,8 @@ from reportlib.stats import (
     processes_of,
     samples_of,
 )
+from reportlib.model_over_kernel import model_over_kernel
+from reportlib.model_over_kernel import section as model_over_kernel_section
 from reportlib.verdicts import follows, verdict_section, verdicts
 
 
@@ -320,6 +322,7 @@ def markdown_report(logs):
         out += ["", f"## {suite}", ""]
         out += SUITE_TABLES.get(suite, table_generic)(recs, multi)
     out += verdict_section(logs)
+    out += model_over_kernel_section(logs)
     out += litmus_section(logs)
     return "\n".join(out) + "\n"
 
@@ -398,6 +401,9 @@ def json_report(logs):
         fl = follows(log, item["verdicts"])
         if fl:
             item["follows"] = fl
+        mok = model_over_kernel(log)
+        if mok:
+            item["model_over_kernel"] = mok
         out.append(item)
     return json.dumps(out, indent=1) + "\n"
 

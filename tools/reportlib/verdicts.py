@@ -771,7 +771,11 @@ def line_problems(what, v, t):
 
 
 def check_verdicts(log):
-    """[problem] between the log's own verdict lines and verdicts(log)."""
+    """[problem] between the log's own verdict lines and verdicts(log),
+    and its "# model_over_kernel" lines and what the metric lines give."""
+    # it judges with this module's rules: imported here, not above
+    from reportlib.model_over_kernel import check as check_model_over_kernel
+
     ours = {}
     vs = verdicts(log)
     for v in vs:
@@ -784,7 +788,7 @@ def check_verdicts(log):
         "verdict", ours, theirs, line_problems,
         lambda k: f"{k[1]} -> {k[2]} {k[3]} ({k[0]})")
     return (problems + check_process_lines(log)
-            + check_state_lines(log, vs))
+            + check_state_lines(log, vs) + check_model_over_kernel(log))
 
 
 def prints_states(log):
@@ -932,8 +936,9 @@ def check_process_lines(log):
 def check_verdicts_main(logs):
     status = 0
     for log in logs:
-        if not log.own_verdicts:
-            print(f"report: {log.name}: no '# verdict' lines")
+        if not log.own_verdicts and not log.own_model_over_kernel:
+            print(f"report: {log.name}: no '# verdict' or "
+                  f"'# model_over_kernel' lines")
             status = 1
             continue
         problems = check_verdicts(log)
@@ -947,6 +952,9 @@ def check_verdicts_main(logs):
             more = (f" (and {', '.join(more[:-1])}"
                     + (" and " if len(more) > 1 else "")
                     + f"{more[-1]} lines)") if more else ""
+            if log.own_model_over_kernel:
+                more += (f" and its {len(log.own_model_over_kernel)} "
+                         f"model_over_kernel lines")
             print(f"report: {log.name}: the {len(log.own_verdicts)} verdict "
                   f"lines{more} agree with the metric lines")
     return status

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The model's cost over the kernel's (docs/kernel-memmap.md): in each
+bench_memmap_init configuration that has a strategy=slow line and a
+strategy=kernel line (the kernel's own compiled
+memmap_init_zone_device()), slow over kernel, judged as a claim's two
+sides are (reportlib.verdicts: over the process medians where several
+processes ran, else over the runs), with its interval; whether it lies
+in the band where the model's figure is the kernel's; and the log's own
+"# model_over_kernel" lines held to it."""
+from reportlib.formatting import md_table
+from reportlib.stats import processes_of, samples_of
+from reportlib.verdicts import (
+    SCOPE_PROCESSES,
+    contenders,
+    judge_by_process,
+    judge_one,
+    keyed_problems,
+    parsed_float,
+    scope_of,
+    value_problems,
+)
+
+MODEL, KERNEL = "slow", "kernel"
+# Within this band the model's cost is taken as the kernel's.
+BAND = (0.97, 1.03)
+
+
+def in_band(estimate, ci):
+    """"yes" (the interval, or the estimate where there is none, lies in
+    BAND), "no" (outside it) or "unsure" (across an edge)."""
+    lo, hi = ci if ci else (estimate, estimate)
+    if lo >= BAND[0] and hi <= BAND[1]:
+        return "yes"
+    if hi < BAND[0] or lo > BAND[1]:
+        return "no"
+    return "unsure"
+
+
+def model_over_kernel(log):
+    """[dict] per configuration: config, model_kernel, scope, processes,
+    model_ns, kernel_ns, model_over_kernel, ci, in_band."""
+    out = []
+    for config, named in sorted(contenders(log).items()):
+        if MODEL not in named or KERNEL not in named:
+            continue
+        model, kernel = named[MODEL][0], named[KERNEL][0]
+        processes = max(processes_of(model), processes_of(kernel))
+        v = {"config": config,
+             "model_kernel": str(model.get("kernel", "base")),
+             "scope": scope_of(log, processes), "processes": processes,
+             "model_ns": model["median_ns"],
+             "kernel_ns": kernel["median_ns"],
+             "speedup": (model["median_ns"] / kernel["median_ns"]
+                         if kernel["median_ns"] else None),
+             "speedup_ci": None}
+        judge = (judge_by_process if v["scope"] == SCOPE_PROCESSES
+                 else judge_one)
+        judge(v, model, kernel, samples_of(model), samples_of(kernel),
+              None)
+        out.append({"config": config, "model_kernel": v["model_kernel"],
+                    "scope": v["scope"], "processes": processes,
+                    "model_ns": v["model_ns"], "kernel_ns": v["kernel_ns"],
+                    "model_over_kernel": v["speedup"],
+                    "ci": v["speedup_ci"],
+                    "in_band": (in_band(v["speedup"], v["speedup_ci"])
+                                if v["speedup"] else None)})
+    return out
+
+
+def section(logs):
+    """Markdown lines: one row per log and configuration, or none."""
+    rows = []
+    for log in logs:
+        for r in model_over_kernel(log):
+            ci = r["ci"]
+            rows.append([log.name, r["config"], r["model_kernel"],
+                         f"{r['model_over_kernel']:.3f}",
+                         f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-",
+                         r["scope"], r["in_band"]])
+    if not rows:
+        return []
+    return ["", "## The model's cost over the kernel's", "",
+            "slow (the model's slow path, at the run's kernel=) over "
+            "kernel (Debian 6.12's compiled memmap_init_zone_device(), "
+            "patched as its boot patches it on the CPU that ran it); "
+            f"in band: the interval inside {BAND[0]}..{BAND[1]} "
+            "(docs/kernel-memmap.md).", "",
+            md_table(["log", "configuration", "model kernel=",
+                      "model/kernel", "95% CI", "over", "in band"], rows,
+                     align="llrrrll")]
+
+
+def where_key(rec):
+    """A line's configuration, as config_of() names it."""
+    key = f"page_size={rec.get('page_size')} mode={rec.get('mode')}"
+    return key + (f" map={rec['map']}" if rec.get("map") else "")
+
+
+def check(log):
+    """[problem] between the log's "# model_over_kernel" lines and
+    model_over_kernel(log)."""
+    ours = {r["config"]: r for r in model_over_kernel(log)}
+    theirs = {where_key(t): t for t in log.own_model_over_kernel}
+
+    def compare(what, v, t):
+        ci = v["ci"] or [None, None]
+        # printed with 3 decimals: half a unit of the last
+        return value_problems(f"model_over_kernel {what}", [
+            ("model_over_kernel", parsed_float(t.get("model_over_kernel")),
+             v["model_over_kernel"], 0.0006),
+            ("ci_low", parsed_float(t.get("ci_low")), ci[0], 0.0006),
+            ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
+            ("scope", t.get("scope"), v["scope"], None),
+            ("in_band", t.get("in_band"), v["in_band"], None),
+        ])
+    return keyed_problems("model_over_kernel", ours, theirs, compare,
+                          lambda k: k)

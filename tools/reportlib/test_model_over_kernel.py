@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of reportlib.model_over_kernel: the model's slow path over the
+kernel's own code, judged over the runs of one process and over the
+medians of several; the band's edges; the Markdown section; and
+--check-verdicts against the log's own "# model_over_kernel" lines.
+tools/report --selftest runs them."""
+import unittest
+
+from reportlib.logs import parse_log
+from reportlib.model_over_kernel import (
+    check,
+    in_band,
+    model_over_kernel,
+    section,
+)
+from reportlib.synth import ZEN5, fixed3, synth_log
+from reportlib.verdicts import SCOPE_PROCESS, SCOPE_PROCESSES
+
+# The kernel's code at 2.5 times the model's (Safe RET on every return).
+SLOWER = [("slow", 64, "fsdax", 100e6), ("kernel", 64, "fsdax", 250e6)]
+# The same cost, measured tightly.
+SAME = [("slow", 64, "devdax2m", 100e6), ("kernel", 64, "devdax2m", 100e6)]
+
+
+def parsed(memmap, **kw):
+    return parse_log(synth_log(7, ZEN5, memmap, **kw), "t", "T")
+
+
+def own_line(r, **change):
+    """The "# model_over_kernel" line ntbench prints for @r."""
+    ci = r["ci"] or [None, None]
+    keys = {"model_over_kernel": fixed3(r["model_over_kernel"]),
+            "ci_low": fixed3(ci[0]), "ci_high": fixed3(ci[1]),
+            "scope": r["scope"], "processes": r["processes"],
+            "in_band": r["in_band"]}
+    keys.update(change)
+    return (f"# model_over_kernel suite=bench_memmap_init {r['config']} "
+            f"model=slow model_kernel={r['model_kernel']} "
+            + " ".join(f"{k}={v}" for k, v in keys.items()))
+
+
+def with_lines(memmap, lines, **kw):
+    text = synth_log(7, ZEN5, memmap, **kw).replace(
+        "ntboot: 2 passed", "\n".join(lines) + "\nntboot: 2 passed")
+    return parse_log(text, "t", "T")
+
+
+class Judged(unittest.TestCase):
+    def test_one_process(self):
+        (r,) = model_over_kernel(parsed(SLOWER))
+        self.assertEqual(r["scope"], SCOPE_PROCESS)
+        self.assertAlmostEqual(r["model_over_kernel"], 0.4, delta=0.04)
+        self.assertLess(r["ci"][0], r["model_over_kernel"])
+        self.assertGreater(r["ci"][1], r["model_over_kernel"])
+        self.assertEqual(r["in_band"], "no")
+
+    def test_processes(self):
+        (r,) = model_over_kernel(parsed(SLOWER, n=10, processes=8,
+                                        machine_cv=0.1, cv=0.02))
+        self.assertEqual((r["scope"], r["processes"]), (SCOPE_PROCESSES, 8))
+        self.assertAlmostEqual(r["model_over_kernel"], 0.4, delta=0.02)
+        self.assertEqual(r["in_band"], "no")
+
+    def test_same_cost_in_band(self):
+        (r,) = model_over_kernel(parsed(SAME, n=30, cv=0.002))
+        self.assertEqual(r["in_band"], "yes")
+        self.assertIn("mode=devdax2m", r["config"])
+
+    def test_no_kernel_line_no_row(self):
+        self.assertEqual(model_over_kernel(parsed(SLOWER[:1])), [])
+        self.assertEqual(section([parsed(SLOWER[:1])]), [])
+
+    def test_section(self):
+        text = "\n".join(section([parsed(SLOWER)]))
+        self.assertIn("## The model's cost over the kernel's", text)
+        self.assertIn("| page_size=64 mode=fsdax |", text)
+
+
+class Band(unittest.TestCase):
+    def test_edges(self):
+        self.assertEqual(in_band(1.0, [0.97, 1.03]), "yes")
+        self.assertEqual(in_band(1.0, [0.96, 1.01]), "unsure")
+        self.assertEqual(in_band(1.04, [1.031, 1.05]), "no")
+        self.assertEqual(in_band(0.5, [0.4, 0.6]), "no")
+        self.assertEqual(in_band(1.02, None), "yes")
+        self.assertEqual(in_band(0.9, None), "no")
+
+
+class Checked(unittest.TestCase):
+    def setUp(self):
+        (self.r,) = model_over_kernel(parsed(SLOWER))
+
+    def test_own_line_agrees(self):
+        self.assertEqual(check(with_lines(SLOWER, [own_line(self.r)])), [])
+
+    def test_wrong_value_named(self):
+        bad = own_line(self.r, model_over_kernel="0.990", in_band="yes")
+        problems = check(with_lines(SLOWER, [bad]))
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn("model_over_kernel here 0.99", problems[0])
+
+    def test_missing_and_extra_lines(self):
+        self.assertIn("no model_over_kernel line for page_size=64",
+                      check(with_lines(SLOWER, []))[0])
+        other = own_line(self.r).replace("fsdax", "devdax1g")
+        problems = check(with_lines(SLOWER, [own_line(self.r), other]))
+        self.assertIn("a model_over_kernel line the metric lines do not "
+                      "give: page_size=64 mode=devdax1g", problems[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
