@@ -154,7 +154,7 @@ struct kernel_memmap_call {
 	u64 pgmap_addr;	    /* the kernel's dev_pagemap there */
 	u8 *pageblock_bits; /* one byte per pageblock */
 	/* the object and how the runner patched it: "mm_init.o 6.12..." */
-	char object[256];
+	char object[448];
 	/* the platform's */
 	void *map;
 	size_t map_bytes;

@@ -243,12 +243,13 @@ static void contender_before(void *arg, u32 run)
 	}
 	if (c->k) {
 		if (full_check_run(run)) {
-			kernel_memmap_poison(c->k, NULL, 0);
+			kernel_memmap_poison(c->k, NULL, 0,
+					     bench_poison_streaming);
 			return;
 		}
 		st = sample_state(c);
 		memmap_sample_pfns(&c->k->ref, sample_pfns, SAMPLE_N, &st);
-		kernel_memmap_poison(c->k, sample_pfns, SAMPLE_N);
+		kernel_memmap_poison(c->k, sample_pfns, SAMPLE_N, NULL);
 		return;
 	}
 	if (memmap_set_strategy(c->m, c->s->name, why, sizeof(why)))
@@ -734,16 +735,22 @@ static void print_model_over_kernel(const char *config,
 	if (!model || !kernel)
 		return;
 	verdict_judge(&claim, where, model, kernel, &v);
-	kunit_diag(
-		"# model_over_kernel suite=bench_memmap_init %s "
-		"model=%s model_kernel=%s model_ns=%llu kernel_ns=%llu "
-		"model_over_kernel=%s ci_low=%s ci_high=%s scope=%s "
-		"processes=%u band=0.970..1.030 in_band=%s\n",
-		config, slow_name, model_kernel_name(opt_kernel), v.before_ns,
-		v.after_ns, bench_fixed(v.speedup, VERDICT_SCALE, 3),
-		v.has_ci ? bench_fixed(v.ci_lo, VERDICT_SCALE, 3) : "-",
-		v.has_ci ? bench_fixed(v.ci_hi, VERDICT_SCALE, 3) : "-",
-		verdict_scope_name(v.scope), max(v.processes, 1u), in_band(&v));
+	/* runs=1: no run after the cold one to judge */
+	if (!v.n_before || !v.n_after)
+		return;
+	kunit_diag("# model_over_kernel suite=bench_memmap_init %s "
+		   "model=%s model_kernel=%s model_ns=%llu kernel_ns=%llu "
+		   "model_over_kernel=%s ci_low=%s ci_high=%s scope=%s "
+		   "processes=%u band=%s..%s in_band=%s\n",
+		   config, slow_name, model_kernel_name(opt_kernel),
+		   v.before_ns, v.after_ns,
+		   bench_fixed(v.speedup, VERDICT_SCALE, 3),
+		   v.has_ci ? bench_fixed(v.ci_lo, VERDICT_SCALE, 3) : "-",
+		   v.has_ci ? bench_fixed(v.ci_hi, VERDICT_SCALE, 3) : "-",
+		   verdict_scope_name(v.scope), max(v.processes, 1u),
+		   bench_fixed(MODEL_OVER_KERNEL_LO, VERDICT_SCALE, 3),
+		   bench_fixed(MODEL_OVER_KERNEL_HI, VERDICT_SCALE, 3),
+		   in_band(&v));
 }
 
 /*

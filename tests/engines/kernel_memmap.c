@@ -31,7 +31,10 @@ static struct memmap_kernel_run kernel_run(const struct kernel_memmap *k)
 	};
 }
 
-/* The reference: the model at 6.12 on @cfg's namespace, run once. */
+/*
+ * The reference: the model at 6.12 on @cfg's namespace, run once. @k is
+ * not started until kernel_memmap_start() says so.
+ */
 static int write_reference(struct kernel_memmap *k,
 			   const struct memmap_config *cfg, char *why,
 			   size_t len)
@@ -59,7 +62,6 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 	char why[300];
 	int r;
 
-	k->started = false;
 	if (write_reference(k, cfg, why, sizeof(why))) {
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "strategy=%s %s: the model at 6.12: %s",
@@ -107,13 +109,14 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 }
 
 void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
-			  unsigned int nr)
+			  unsigned int nr,
+			  void (*fill)(void *dst, u8 byte, size_t n))
 {
 	unsigned int size = k->call.page_size;
 
 	if (!pfns)
-		memset(k->call.pages, k->call.poison,
-		       (size_t)k->call.nr_pfns * size);
+		fill(k->call.pages, k->call.poison,
+		     (size_t)k->call.nr_pfns * size);
 	for (unsigned int i = 0; pfns && i < nr; i++)
 		memset(k->call.pages + (pfns[i] - k->call.base_pfn) * size,
 		       k->call.poison, size);

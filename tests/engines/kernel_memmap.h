@@ -5,8 +5,8 @@
  * it; plat_kernel_memmap_start()) on a configuration's namespace, timed
  * in the same rounds as the model's strategies, every run compared byte
  * for byte with the model's slow path at kernel=6.12 on the same
- * namespace (memmap_compare_kernel()), whatever the model's kernel= of
- * the run. docs/kernel-memmap.md.
+ * namespace (memmap_compare_kernel(), or _pfns() on a run's sample),
+ * whatever the model's kernel= of the run. docs/kernel-memmap.md.
  */
 #ifndef NTBOOT_TESTS_ENGINES_KERNEL_MEMMAP_H
 #define NTBOOT_TESTS_ENGINES_KERNEL_MEMMAP_H
@@ -45,16 +45,23 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 			const struct memmap_config *cfg, const char *config,
 			char *skip, size_t len);
 
-/* Before a run: @nr pfns of its window (all when @pfns is NULL) and its
- * pageblock bytes poisoned, so that the run must write what is checked. */
+/*
+ * Before a run: @nr pfns of its window, or all of it with @fill when
+ * @pfns is NULL (as the model's memmap is poisoned: memmap_poison_with()),
+ * and its pageblock bytes poisoned, so that the run must write what is
+ * checked.
+ */
 void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
-			  unsigned int nr);
+			  unsigned int nr,
+			  void (*fill)(void *dst, u8 byte, size_t n));
 
 /* One call: the TSC cycles of the call alone, or 0 with why in @why. */
 u64 kernel_memmap_run(struct kernel_memmap *k, char *why, size_t len);
 
-/* After a run: the kernel's memmap against the reference over @nr pfns
- * (all when @pfns is NULL) and every pageblock; @r says the difference. */
+/*
+ * After a run: the kernel's memmap against the reference over @nr pfns
+ * (all when @pfns is NULL) and every pageblock; @r says the difference.
+ */
 bool kernel_memmap_check(const struct kernel_memmap *k,
 			 const unsigned long *pfns, unsigned int nr,
 			 struct memmap_report *r);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -140,8 +141,15 @@ static int answer(struct kernel_memmap_call *c, char want, char *why,
 			 KMEMMAP_WAIT_S);
 		return -1;
 	}
-	if (r > 0 && read(c->fd, &got, 1) == 1 && got == want)
-		return 0;
+	if (r > 0 && read(c->fd, &got, 1) == 1) {
+		if (got == want)
+			return 0;
+		kill(c->pid, SIGKILL);
+		runner_gone(c, why, len);
+		snprintf(why, len, "the runner answered %#x, not %#x",
+			 (unsigned char)got, (unsigned char)want);
+		return -1;
+	}
 	runner_gone(c, why, len);
 	return -1;
 }
@@ -151,7 +159,7 @@ static int spawn_runner(struct kernel_memmap_call *c, const char *path,
 {
 	char *argv[] = {(char *)path, NULL};
 	posix_spawn_file_actions_t fa;
-	int sv[2], err;
+	int sv[2], high[2], err;
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
@@ -159,12 +167,30 @@ static int spawn_runner(struct kernel_memmap_call *c, const char *path,
 			 strerror(errno));
 		return -1;
 	}
+	/*
+	 * Above fd 4 first: the dups to 3 and 4 are made in order, and one
+	 * of the two may be 3 or 4 already.
+	 */
+	high[0] = fcntl(memfd, F_DUPFD_CLOEXEC, 5);
+	high[1] = fcntl(sv[1], F_DUPFD_CLOEXEC, 5);
+	close(sv[1]);
+	if (high[0] < 0 || high[1] < 0) {
+		snprintf(why, len, "no descriptors for the runner: %s",
+			 strerror(errno));
+		close(sv[0]);
+		if (high[0] >= 0)
+			close(high[0]);
+		if (high[1] >= 0)
+			close(high[1]);
+		return -1;
+	}
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, memfd, 3);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 4);
+	posix_spawn_file_actions_adddup2(&fa, high[0], 3);
+	posix_spawn_file_actions_adddup2(&fa, high[1], 4);
 	err = posix_spawn(&pid, path, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	close(sv[1]);
+	close(high[0]);
+	close(high[1]);
 	if (err) {
 		close(sv[0]);
 		snprintf(why, len, "cannot start %s: %s", path, strerror(err));
@@ -230,6 +256,7 @@ int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 			   size_t len)
 {
 	struct kmemmap_request *req = c->map;
+	unsigned long long done = req->done;
 	char cmd = KMEMMAP_RUN;
 
 	*cycles = 0;
@@ -237,12 +264,19 @@ int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 		snprintf(why, len, "the runner is not running");
 		return -1;
 	}
-	if (write(c->fd, &cmd, 1) != 1) {
+	/* a runner gone since the last run: a reason, not SIGPIPE */
+	if (send(c->fd, &cmd, 1, MSG_NOSIGNAL) != 1) {
 		runner_gone(c, why, len);
 		return -1;
 	}
 	if (answer(c, KMEMMAP_RAN, why, len))
 		return -1;
+	if (req->done != done + 1) {
+		snprintf(why, len,
+			 "the runner answered run %llu having made %llu calls",
+			 done + 1, req->done);
+		return -1;
+	}
 	*cycles = req->cycles;
 	return 0;
 }

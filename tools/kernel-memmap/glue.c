@@ -20,9 +20,9 @@
  * Variables of the parts of the kernel that are not linked: the
  * vmemmap's base (the runner points it at its buffer), the sparse
  * sections (mm/sparse.c), the jiffies counter (read for pr_debug()'s
- * time only) and the boot CPU's features (head64.c, common.c). Zeroed
- * features: every static_cpu_has() the unpatched code tests at run time
- * is false, 4-level paging among them (MAX_PHYSMEM_BITS 46).
+ * time only) and the boot CPU's features (head64.c, common.c), zeroed:
+ * the runner's patched alternatives answer every static_cpu_has() on the
+ * path (4- or 5-level paging among them) before any of this runs.
  */
 unsigned long vmemmap_base;
 struct mem_section **mem_section;

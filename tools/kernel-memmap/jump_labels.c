@@ -21,10 +21,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "jump_labels.h"
+#include "patch.h"
 
 /* The kernel's struct jump_entry with relative references (x86-64). */
 struct jump_entry {
@@ -71,14 +70,6 @@ static unsigned int site_size(const unsigned char *p)
 	if (p[0] == 0xeb || !memcmp(p, nop2, sizeof(nop2)))
 		return 2;
 	return 0;
-}
-
-static int writable(unsigned long addr, unsigned int len, int prot)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long start = addr & ~(page - 1);
-
-	return mprotect((void *)start, addr + len - start, prot);
 }
 
 static int patch_site(const struct jump_entry *e, char *why, size_t len)
@@ -128,8 +119,7 @@ static int patch_site(const struct jump_entry *e, char *why, size_t len)
 			return -1;
 		}
 	}
-	memcpy(p, insn, size);
-	return 0;
+	return kmemmap_text_poke((unsigned long)p, insn, size, why, len);
 }
 
 int kmemmap_jump_labels_init(unsigned int *sites, char *why, size_t len)
@@ -137,18 +127,8 @@ int kmemmap_jump_labels_init(unsigned int *sites, char *why, size_t len)
 	const struct jump_entry *e;
 
 	for (e = __start___jump_table; e < __stop___jump_table; e++) {
-		unsigned long code = entry_code(e);
-
-		if (writable(code, 5, PROT_READ | PROT_WRITE | PROT_EXEC)) {
-			snprintf(why, len,
-				 "cannot make the text at %#lx "
-				 "writable",
-				 code);
-			return -1;
-		}
 		if (patch_site(e, why, len))
 			return -1;
-		writable(code, 5, PROT_READ | PROT_EXEC);
 		(*sites)++;
 	}
 	return 0;

@@ -20,6 +20,7 @@
  * written, and every site of the table after all are.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@
 #include <unistd.h>
 
 #include "patch.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct kmemmap_sites kmemmap_sites
 	__attribute__((section("ntb_kmemmap_sites"), used)) = {
@@ -55,24 +58,36 @@ extern char __SCT__preempt_schedule_notrace[] __attribute__((weak));
 
 /* The thunks a kept return site jumps to (see return_thunk()). */
 extern char kmemmap_safe_ret_thunk[], kmemmap_ret_thunk[];
-__asm__(".text\n"
-	".globl kmemmap_safe_ret_thunk\n"
+__asm__(".pushsection .text\n"
 	/*
 	 * SRSO's "Safe RET": a call whose return address is dropped, so
 	 * that the RET returns to the caller's caller through a stack slot
 	 * the CPU did not predict (the cost the kernel pays on every
 	 * return).
 	 */
+	".balign 64, 0xcc\n"
+	".globl kmemmap_safe_ret_thunk\n"
+	".type kmemmap_safe_ret_thunk, @function\n"
 	"kmemmap_safe_ret_thunk:\n"
 	"\tcall 1f\n"
 	"\tud2\n"
 	"1:\tlea 8(%rsp), %rsp\n"
 	"\tret\n"
 	"\tint3\n"
+	".size kmemmap_safe_ret_thunk, . - kmemmap_safe_ret_thunk\n"
+	/*
+	 * A RET in the upper half of a cache line, where the kernel puts
+	 * ITS's its_return_thunk.
+	 */
+	".balign 64, 0xcc\n"
+	".skip 32, 0xcc\n"
 	".globl kmemmap_ret_thunk\n"
+	".type kmemmap_ret_thunk, @function\n"
 	"kmemmap_ret_thunk:\n"
 	"\tret\n"
-	"\tint3\n");
+	"\tint3\n"
+	".size kmemmap_ret_thunk, . - kmemmap_ret_thunk\n"
+	".popsection\n");
 
 /* __cond_resched() of a program with one thread: nothing to yield to. */
 int kmemmap_cond_resched(void)
@@ -93,7 +108,7 @@ static const unsigned char nops[9][8] = {
 };
 static const unsigned char ret_int3[5] = {0xc3, 0xcc, 0xcc, 0xcc, 0xcc};
 
-/* @n bytes of the longest NOPs, as the kernel pads. */
+/* @n bytes of the longest NOPs (the kernel jumps over more than 8). */
 static void fill_nops(unsigned char *p, unsigned int n)
 {
 	while (n) {
@@ -124,8 +139,8 @@ static unsigned long rel32_target(const unsigned char *p)
 	return (unsigned long)p + 5 + rel;
 }
 
-static int poke(unsigned long addr, const void *bytes, unsigned int n,
-		char *why, size_t len)
+int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
+		      char *why, size_t len)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned long start = addr & ~(page - 1);
@@ -184,7 +199,7 @@ static int has_feature(unsigned int feature)
 {
 	char word[40];
 
-	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(features); i++) {
 		if (features[i].feature != feature)
 			continue;
 		if (!features[i].flag)
@@ -242,7 +257,7 @@ static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
 			rel32_insn(insn, repl[0], instr, rel32_target(repl));
 		fill_nops(insn + a->replacementlen,
 			  a->instrlen - a->replacementlen);
-		if (poke(instr, insn, a->instrlen, why, len))
+		if (kmemmap_text_poke(instr, insn, a->instrlen, why, len))
 			return -1;
 		p->alternatives++;
 	}
@@ -268,8 +283,10 @@ static int read_line(const char *path, char *buf, size_t len)
  * What the return sites become: "ret" where the running kernel patches
  * them to RET (X86_FEATURE_RETHUNK clear), else kept on its thunk:
  * "safe_ret" for SRSO's Safe RET (AMD Zen 3 and 4 by default), "jmp_ret"
- * for retbleed's untrained return thunk (Zen 1 and 2) or call depth
- * stuffing (Intel Skylake), kept as a plain jump to a RET: the runner
+ * for ITS's aligned return thunk (Intel Cascade Lake, Ice Lake, Tiger
+ * Lake: a RET in the upper half of a cache line, which kmemmap_ret_thunk
+ * is), and for retbleed's untrained return thunk (Zen 1 and 2) or call
+ * depth stuffing (Intel Skylake), kept as a jump to that RET: the runner
  * does not reproduce their work. $NTB_KERNEL_RETURN_THUNK (one of the
  * three) overrides the choice, to measure what the thunk costs; NULL with
  * why in @why for any other value.
@@ -279,10 +296,10 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 {
 	static const char *const modes[] = {"ret", "safe_ret", "jmp_ret"};
 	const char *env = getenv(RETURN_THUNK_ENV);
-	char srso[80] = "", retbleed[80] = "";
+	char srso[80] = "", retbleed[80] = "", its[80] = "";
 
 	if (env) {
-		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 			if (strcmp(env, modes[i]))
 				continue;
 			snprintf(p->return_why, sizeof(p->return_why), "%s=%s",
@@ -297,6 +314,7 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 
 	read_line(VULNS "spec_rstack_overflow", srso, sizeof(srso));
 	read_line(VULNS "retbleed", retbleed, sizeof(retbleed));
+	read_line(VULNS "indirect_target_selection", its, sizeof(its));
 	if (strstr(srso, "Safe RET")) {
 		snprintf(p->return_why, sizeof(p->return_why),
 			 "spec_rstack_overflow: %s", srso);
@@ -308,10 +326,18 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 			 retbleed);
 		return "jmp_ret";
 	}
+	if (strstr(its, "Aligned branch/return thunks") ||
+	    strstr(its, "Stuffing")) {
+		snprintf(p->return_why, sizeof(p->return_why),
+			 "indirect_target_selection: %s", its);
+		return "jmp_ret";
+	}
 	snprintf(p->return_why, sizeof(p->return_why),
-		 "spec_rstack_overflow: %s; retbleed: %s",
+		 "spec_rstack_overflow: %s; retbleed: %s; "
+		 "indirect_target_selection: %s",
 		 srso[0] ? srso : "(unread)",
-		 retbleed[0] ? retbleed : "(unread)");
+		 retbleed[0] ? retbleed : "(unread)",
+		 its[0] ? its : "(unread)");
 	return "ret";
 }
 
@@ -372,8 +398,10 @@ static int patched_bytes(const struct kmemmap_site *s,
 			rel32_insn(insn, op, s->addr, target);
 		else if (op == 0xe8)
 			memcpy(insn, nops[5], 5);
+		else if (kept_thunk(p)) /* a tail call of nothing: a return */
+			rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
 		else
-			memcpy(insn, ret_int3, 5); /* a tail call of nothing */
+			memcpy(insn, ret_int3, 5);
 		return 1;
 	}
 	return 0;
@@ -408,7 +436,7 @@ static int patch_sites(struct kmemmap_patched *p, char *why, size_t len)
 		}
 		if (!patched_bytes(s, p, insn, code[0]))
 			continue;
-		if (poke(s->addr, insn, 5, why, len))
+		if (kmemmap_text_poke(s->addr, insn, 5, why, len))
 			return -1;
 		if (s->kind == KMEMMAP_SITE_RETURN)
 			p->return_sites++;
@@ -432,16 +460,55 @@ static int patch_fentry(struct kmemmap_patched *p, char *why, size_t len)
 				 *a, code[0]);
 			return -1;
 		}
-		if (poke(*a, nops[5], 5, why, len))
+		if (kmemmap_text_poke(*a, nops[5], 5, why, len))
 			return -1;
 		p->fentry++;
 	}
 	return 0;
 }
 
+/* Does @code jump or call (E8 or E9 rel32) to @target? */
+static bool goes_to(const unsigned char *code, unsigned long target)
+{
+	return (code[0] == 0xe8 || code[0] == 0xe9) &&
+	       rel32_target(code) == target;
+}
+
+/*
+ * What the bytes at site @s do once patched, read back from them (not
+ * from what patched_bytes() would write): 1 as they should, 0 not, -1
+ * a site the patching leaves alone.
+ */
+static int site_holds(const struct kmemmap_site *s,
+		      const struct kmemmap_patched *p)
+{
+	const unsigned char *code = (const unsigned char *)s->addr;
+	unsigned long target;
+	bool nop = !memcmp(code, nops[5], 5);
+	bool ret = !memcmp(code, ret_int3, 5);
+
+	switch (s->kind) {
+	case KMEMMAP_SITE_FENTRY:
+		return nop;
+	case KMEMMAP_SITE_RETURN:
+		return kept_thunk(p)
+			       ? code[0] == 0xe9 && goes_to(code, kept_thunk(p))
+			       : ret;
+	case KMEMMAP_SITE_STATIC_CALL:
+		if (!static_call_target(s->target, &target))
+			return goes_to(code, s->target) ? -1 : 0;
+		if (target)
+			return goes_to(code, target);
+		return nop || ret ||
+		       (kept_thunk(p) && code[0] == 0xe9 &&
+			goes_to(code, kept_thunk(p)));
+	}
+	return 0;
+}
+
 /*
  * Every site of the table, from the relocations and not from the lists
- * the patching walked, holds its patched bytes, and the counts are the
+ * the patching walked, does what it should, and the counts are the
  * table's.
  */
 static int check_sites(const struct kmemmap_patched *p, char *why, size_t len)
@@ -451,21 +518,16 @@ static int check_sites(const struct kmemmap_patched *p, char *why, size_t len)
 	for (unsigned long long i = 0; i < kmemmap_sites.nr; i++) {
 		const struct kmemmap_site *s = &kmemmap_sites.site[i];
 		const unsigned char *code = (const unsigned char *)s->addr;
-		unsigned char want[5];
-		/* a static call site was a call if it is one now or a NOP */
-		unsigned char op =
-			code[0] == 0xe9 || code[0] == 0xc3 ? 0xe9 : 0xe8;
+		int holds = site_holds(s, p);
 
-		if (!patched_bytes(s, p, want, op))
+		if (holds < 0)
 			continue;
-		if (memcmp(code, want, 5)) {
+		if (!holds) {
 			snprintf(why, len,
 				 "the %s site at %#llx holds %02x %02x %02x "
-				 "%02x %02x after patching, not %02x %02x "
-				 "%02x %02x %02x",
+				 "%02x %02x after patching (return_thunk=%s)",
 				 kind_name(s->kind), s->addr, code[0], code[1],
-				 code[2], code[3], code[4], want[0], want[1],
-				 want[2], want[3], want[4]);
+				 code[2], code[3], code[4], p->return_thunk);
 			return -1;
 		}
 		n[s->kind]++;

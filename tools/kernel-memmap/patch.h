@@ -41,8 +41,15 @@ struct kmemmap_patched {
 	unsigned int fentry, return_sites, alternatives, jump_labels;
 	unsigned int static_calls;
 	const char *return_thunk; /* "ret", or the thunk the sites keep */
-	char return_why[96];	  /* the line of the running kernel */
+	char return_why[192];	  /* the lines of the running kernel */
 };
+
+/*
+ * Write @n bytes of text at @addr (its pages writable for the time):
+ * 0, or -1 with the reason in @why.
+ */
+int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
+		      char *why, size_t len);
 
 /*
  * Patch alternatives, return sites, static calls and ftrace's sites, then

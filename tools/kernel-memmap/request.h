@@ -53,7 +53,7 @@ struct kmemmap_request {
 	 * The object and how the runner patched it before the call, for
 	 * the run's "# kernel-object" line: "mm_init.o 6.12.118 fentry=..."
 	 */
-	char object[256];
+	char object[448];
 };
 
 #endif

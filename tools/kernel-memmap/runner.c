@@ -22,6 +22,7 @@
  * both do.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -35,6 +36,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "arch/x86/tsc.h"
 #include "glue.h"
 #include "jump_labels.h"
 #include "patch.h"
@@ -222,7 +224,7 @@ static void read_variable_stub(void)
 
 static int selftest(void)
 {
-	char object[256], why[256];
+	char object[448], why[256];
 	int ok;
 
 	if (patch_as_booted(object, sizeof(object), why, sizeof(why))) {
@@ -240,15 +242,6 @@ static int selftest(void)
 	return !ok;
 }
 
-static inline unsigned long long tsc_ordered(void)
-{
-	unsigned int lo, hi;
-
-	__asm__ volatile("lfence\n\trdtsc\n\tlfence"
-			 : "=a"(lo), "=d"(hi)::"memory");
-	return ((unsigned long long)hi << 32) | lo;
-}
-
 /*
  * One call, the timed part alone: the pageblocks zeroed before (as a new
  * section has them) and read back after, by the kernel's own
@@ -260,9 +253,9 @@ static int run_once(unsigned char *bits)
 
 	ntb_kmemmap_pageblocks_reset();
 	alarm(KMEMMAP_TIMEOUT_S);
-	t0 = tsc_ordered();
+	t0 = rdtsc_ordered();
 	ntb_kmemmap_call();
-	t1 = tsc_ordered();
+	t1 = rdtsc_ordered();
 	alarm(0);
 	for (unsigned long long i = 0; i < req->nr_pageblocks; i++) {
 		unsigned long pfn =
@@ -304,7 +297,11 @@ static int serve(unsigned char *bits)
 			return 1;
 		}
 	}
-	return n ? 1 : 0; /* closed: done */
+	if (n) {
+		say("reading fd 4: %s", strerror(errno));
+		return 1;
+	}
+	return 0; /* closed: done */
 }
 
 int main(int argc, char **argv)
@@ -341,18 +338,23 @@ int main(int argc, char **argv)
 	if (check_request(st.st_size))
 		return 1;
 	pages = map + req->pages_offset;
+	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
+	vmemmap_base = (unsigned long)pages - req->base_pfn * req->page_size;
+	catch_faults();
+	/*
+	 * Patched before anything of the kernel's runs: the number of
+	 * section roots, say, depends on pgtable_l5_enabled(), an
+	 * alternative on LA57.
+	 */
+	if (patch_as_booted(req->object, sizeof(req->object), req->why,
+			    sizeof(req->why)))
+		return 1;
 	arena_bytes = ntb_kmemmap_arena_bytes(req->start_pfn, req->nr_pages);
 	arena = calloc(1, arena_bytes);
 	if (!arena) {
 		say("cannot allocate %lu bytes of sections", arena_bytes);
 		return 1;
 	}
-	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
-	vmemmap_base = (unsigned long)pages - req->base_pfn * req->page_size;
-	catch_faults();
-	if (patch_as_booted(req->object, sizeof(req->object), req->why,
-			    sizeof(req->why)))
-		return 1;
 	if (ntb_kmemmap_setup(req->start_pfn, req->nr_pages, req->order,
 			      (int)req->type, (int)req->nid, !!req->altmap,
 			      req->altmap_reserve, req->altmap_free, arena,

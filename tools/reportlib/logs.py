@@ -25,8 +25,10 @@ STATE_VERDICT_PREFIX = "# state-verdict "
 FOLLOWS_PREFIX = "# follows "
 VS_SLOW_PREFIX = "# vs_slow "
 STATES_SAID_PREFIX = "# states: "
-# The model's cost over the kernel's (reportlib.model_over_kernel).
+# The model's cost over the kernel's (reportlib.model_over_kernel): kept
+# as OWN_LINES are, but not about the machine's states.
 MODEL_OVER_KERNEL_PREFIX = "# model_over_kernel "
+KERNEL_LINES = ((MODEL_OVER_KERNEL_PREFIX, "own_model_over_kernel"),)
 # What each is kept as on a Log.
 OWN_LINES = ((STATE_PREFIX, "own_states"),
              (STATE_VERDICT_PREFIX, "own_state_verdicts"),
@@ -168,11 +170,10 @@ class Log:
         self.own_verdicts = []
         # Its "# state", "# state-verdict", "# follows" and "# vs_slow"
         # lines (dicts, OWN_LINES) and its "# states:" sentences (text).
-        for _, attr in OWN_LINES:
+        # Its "# model_over_kernel" lines too (dicts, KERNEL_LINES).
+        for _, attr in OWN_LINES + KERNEL_LINES:
             setattr(self, attr, [])
         self.own_states_said = []
-        # Its "# model_over_kernel" lines (dicts).
-        self.own_model_over_kernel = []
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.
         self.litmus = {}
@@ -261,16 +262,8 @@ def parse_log(text, name, label):
                                     f"({e}): {line[:80]}")
         elif line.startswith(STATES_SAID_PREFIX):
             log.own_states_said.append(line[len(STATES_SAID_PREFIX):])
-        elif line.startswith(MODEL_OVER_KERNEL_PREFIX):
-            try:
-                log.own_model_over_kernel.append(
-                    parse_logfmt(line[len(MODEL_OVER_KERNEL_PREFIX):]))
-            except LogfmtError as e:
-                log.warnings.append(f"{name}:{lineno}: bad "
-                                    f"model_over_kernel line ({e}): "
-                                    f"{line[:80]}")
-        elif own := next((x for x in OWN_LINES if line.startswith(x[0])),
-                         None):
+        elif own := next((x for x in OWN_LINES + KERNEL_LINES
+                          if line.startswith(x[0])), None):
             prefix, attr = own
             try:
                 getattr(log, attr).append(

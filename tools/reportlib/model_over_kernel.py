@@ -7,6 +7,8 @@ sides are (reportlib.verdicts: over the process medians where several
 processes ran, else over the runs), with its interval; whether it lies
 in the band where the model's figure is the kernel's; and the log's own
 "# model_over_kernel" lines held to it."""
+import math
+
 from reportlib.formatting import md_table
 from reportlib.stats import processes_of, samples_of
 from reportlib.verdicts import (
@@ -25,10 +27,16 @@ MODEL, KERNEL = "slow", "kernel"
 BAND = (0.97, 1.03)
 
 
+def millionths(x):
+    """@x cut to whole millionths, as lib/verdict.c holds a ratio."""
+    return math.floor(x * 1e6 + 1e-9) / 1e6
+
+
 def in_band(estimate, ci):
     """"yes" (the interval, or the estimate where there is none, lies in
-    BAND), "no" (outside it) or "unsure" (across an edge)."""
-    lo, hi = ci if ci else (estimate, estimate)
+    BAND), "no" (outside it) or "unsure" (across an edge); judged in
+    millionths, as the C judges it."""
+    lo, hi = map(millionths, ci if ci else (estimate, estimate))
     if lo >= BAND[0] and hi <= BAND[1]:
         return "yes"
     if hi < BAND[0] or lo > BAND[1]:
@@ -72,6 +80,8 @@ def section(logs):
     rows = []
     for log in logs:
         for r in model_over_kernel(log):
+            if r["model_over_kernel"] is None:
+                continue  # a median of 0 ns: nothing to divide
             ci = r["ci"]
             rows.append([log.name, r["config"], r["model_kernel"],
                          f"{r['model_over_kernel']:.3f}",
