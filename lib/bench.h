@@ -102,8 +102,8 @@ struct bench_entry {
 	 * Or, in place of @body, work done in another process that times
 	 * itself there with the same TSC: returns the cycles of the work
 	 * alone, which are the run's time (no effective clock is read: the
-	 * work ran on another thread). Where the work failed it returns 0
-	 * and @after, which knows why, fails the run.
+	 * work ran on another thread). @after checks the work and fails the
+	 * run where it failed, as for @body.
 	 */
 	u64 (*timed_body)(void *arg);
 	void *arg;

@@ -1014,11 +1014,14 @@ bool memmap_compare_kernel_pfns(const struct memmap *m,
 				const unsigned long *pfns, unsigned int nr,
 				struct memmap_report *r)
 {
+	unsigned long n = pfns ? nr : m->nr_pfns;
+
 	memset(r, 0, sizeof(*r));
 	r->ok = true;
 	r->against_kernel = true;
-	for (unsigned int i = 0; i < nr; i++)
-		if (!compare_kernel_page(m, k, pfns[i], r))
+	for (unsigned long i = 0; i < n; i++)
+		if (!compare_kernel_page(m, k, pfns ? pfns[i] : m->base_pfn + i,
+					 r))
 			return false;
 	return compare_kernel_pageblocks(m, k, r);
 }
@@ -1027,13 +1030,7 @@ bool memmap_compare_kernel(const struct memmap *m,
 			   const struct memmap_kernel_run *k,
 			   struct memmap_report *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->ok = true;
-	r->against_kernel = true;
-	for (unsigned long i = 0; i < m->nr_pfns; i++)
-		if (!compare_kernel_page(m, k, m->base_pfn + i, r))
-			return false;
-	return compare_kernel_pageblocks(m, k, r);
+	return memmap_compare_kernel_pfns(m, k, NULL, 0, r);
 }
 
 int memmap_report_format(const struct memmap_report *r, char *buf,

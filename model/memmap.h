@@ -427,8 +427,9 @@ bool memmap_compare_kernel(const struct memmap *m,
 			   struct memmap_report *r);
 
 /*
- * memmap_compare_kernel() over the @nr pfns @pfns of the window only
- * (a run's sample), then every pageblock.
+ * memmap_compare_kernel() over the @nr pfns @pfns of the window only (a
+ * run's sample; the whole window where @pfns is NULL), then every
+ * pageblock.
  */
 bool memmap_compare_kernel_pfns(const struct memmap *m,
 				const struct memmap_kernel_run *k,

@@ -369,6 +369,12 @@ static void init_template(void)
 	memset(stosb_pattern, STOSB_BYTE, sizeof(stosb_pattern));
 }
 
+/* A strategy, the model's or the kernel's: what gets a metric line. */
+static bool is_strategy(const struct contender *c)
+{
+	return c->s || c->k;
+}
+
 /* The kernel's run, timed in its runner around the call alone. */
 static u64 kernel_body(void *arg)
 {
@@ -778,6 +784,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
 	static struct kernel_memmap kernel;
+	int kernel_at; /* its contender, or -1 */
 	struct verdict_config where_judged;
 	unsigned int done = 0, n_strategies = 0;
 	u32 n = 0, nv = 0;
@@ -850,8 +857,10 @@ static unsigned int bench_one_config(struct kunit *test,
 		n++;
 		n_strategies++;
 	}
-	kernel.started = false;
-	n_strategies += add_kernel(test, &kernel, l, &cfg, config, seed, &n);
+	kernel_at = add_kernel(test, &kernel, l, &cfg, config, seed, &n)
+			    ? (int)n - 1
+			    : -1;
+	n_strategies += kernel_at >= 0;
 	/* Nothing of the kernel's to time: no fills alone either. */
 	if (opt_kernel && !n_strategies)
 		goto out;
@@ -893,7 +902,7 @@ static unsigned int bench_one_config(struct kunit *test,
 		const struct bench_result *r = &entries[i].res;
 		char keys[RESULT_KEYS_LEN];
 
-		if ((!contenders[i].s && !contenders[i].k) || entries[i].failed)
+		if (!is_strategy(&contenders[i]) || entries[i].failed)
 			continue;
 		done++;
 		if (test->quiet)
@@ -938,7 +947,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	}
 	/* The fills and the probe, for the states: do they follow them? */
 	for (u32 i = 0; i < n && !test->quiet; i++) {
-		if (contenders[i].s || contenders[i].k || entries[i].failed)
+		if (is_strategy(&contenders[i]) || entries[i].failed)
 			continue;
 		vs[nv] = (struct verdict_samples){
 			.name = contenders[i].name,
@@ -958,14 +967,13 @@ static unsigned int bench_one_config(struct kunit *test,
 		.baseline = slow_name,
 	};
 	/* The kernel's code: every run checked, and the model's cost. */
-	for (u32 i = 0; i < n && !test->quiet; i++)
-		if (contenders[i].k && !entries[i].failed)
-			kunit_diag("# kernel-memmap: suite=bench_memmap_init "
-				   "strategy=%s %s pfns=%lu pageblocks=%lu "
-				   "identical=1 model=slow model_kernel=6.12 "
-				   "timed=yes runs=%u\n",
-				   KERNEL_MEMMAP_STRATEGY, config, m.nr_pfns,
-				   kernel.call.nr_pageblocks, opt_runs);
+	if (kernel_at >= 0 && !entries[kernel_at].failed && !test->quiet)
+		kunit_diag("# kernel-memmap: suite=bench_memmap_init "
+			   "strategy=%s %s pfns=%lu pageblocks=%lu "
+			   "identical=1 model=slow model_kernel=6.12 "
+			   "timed=yes runs=%u\n",
+			   KERNEL_MEMMAP_STRATEGY, config, m.nr_pfns,
+			   kernel.call.nr_pageblocks, opt_runs);
 	if (!test->quiet)
 		print_model_over_kernel(config, &where_judged, vs, nv,
 					slow_name);

@@ -55,7 +55,10 @@ void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
 			  unsigned int nr,
 			  void (*fill)(void *dst, u8 byte, size_t n));
 
-/* One call: the TSC cycles of the call alone, or 0 with why in @why. */
+/*
+ * One call: the TSC cycles of the call alone; where it failed, why in
+ * @why (never "" then).
+ */
 u64 kernel_memmap_run(struct kernel_memmap *k, char *why, size_t len);
 
 /*

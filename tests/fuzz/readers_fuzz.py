@@ -29,18 +29,12 @@ import sys
 import time
 import traceback
 
-try:
-    import scipy  # noqa: F401 (tools/report needs it)
-except ImportError:
-    # Debian's python3-scipy is for Debian's python3.
-    if sys.executable != "/usr/bin/python3" and os.path.exists(
-            "/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    sys.exit("readers_fuzz: no scipy (apt-get install python3-scipy)")
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
 sys.path.insert(0, TOOLS)
+from reportlib.debian_python import require  # noqa: E402
+
+require("readers_fuzz", "scipy", "yaml", "jsonschema")
 from reportlib import compare, lava, synth, tables, verdicts  # noqa: E402
 from reportlib.logs import parse_log  # noqa: E402
 

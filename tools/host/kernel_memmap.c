@@ -27,6 +27,10 @@
 
 extern char **environ;
 
+_Static_assert(sizeof(((struct kmemmap_request *)0)->object) ==
+		       sizeof(((struct kernel_memmap_call *)0)->object),
+	       "the runner's object line and the call's are one length");
+
 /* The runner is stopped if it has not answered in this time. */
 #define KMEMMAP_WAIT_S 120
 

@@ -36,8 +36,6 @@ extern struct jump_entry __start___jump_table[], __stop___jump_table[];
 
 const char *kmemmap_stub_variable(unsigned long addr);
 
-static const unsigned char nop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-static const unsigned char nop2[] = {0x66, 0x90};
 static const unsigned char ud2[] = {0x0f, 0x0b};
 
 #define MAX_UNKNOWN_SITES 1024
@@ -65,9 +63,9 @@ static unsigned long entry_key(const struct jump_entry *e)
 /* The site's length: a JMP or NOP of 2 or 5 bytes, or 0. */
 static unsigned int site_size(const unsigned char *p)
 {
-	if (p[0] == 0xe9 || !memcmp(p, nop5, sizeof(nop5)))
+	if (p[0] == 0xe9 || !memcmp(p, kmemmap_nops[5], 5))
 		return 5;
-	if (p[0] == 0xeb || !memcmp(p, nop2, sizeof(nop2)))
+	if (p[0] == 0xeb || !memcmp(p, kmemmap_nops[2], 2))
 		return 2;
 	return 0;
 }
@@ -100,15 +98,19 @@ static int patch_site(const struct jump_entry *e, char *why, size_t len)
 		unknown_sites[nr_unknown_sites].code = (unsigned long)p;
 		unknown_sites[nr_unknown_sites++].key = stub;
 		memcpy(insn, ud2, sizeof(ud2));
-		memcpy(insn + sizeof(ud2), size == 5 ? nop5 : nop2,
+		memcpy(insn + sizeof(ud2),
+		       size == 5 ? kmemmap_nops[5] : kmemmap_nops[2],
 		       size - sizeof(ud2));
 	} else {
 		/* static_key_enabled(): the key's atomic_t enabled > 0 */
 		jump = (*(const volatile int *)key > 0) ^ (int)(e->key & 1);
 		if (!jump)
-			memcpy(insn, size == 5 ? nop5 : nop2, size);
+			memcpy(insn,
+			       size == 5 ? kmemmap_nops[5] : kmemmap_nops[2],
+			       size);
 		else if (size == 5)
-			insn[0] = 0xe9, memcpy(insn + 1, &(int32_t){rel}, 4);
+			kmemmap_rel32_insn(insn, 0xe9, entry_code(e),
+					   entry_target(e));
 		else if (rel >= -128 && rel < 128)
 			insn[0] = 0xeb, insn[1] = (unsigned char)rel;
 		else {

@@ -95,7 +95,7 @@ int kmemmap_cond_resched(void)
 	return 0;
 }
 
-static const unsigned char nops[9][8] = {
+const unsigned char kmemmap_nops[9][8] = {
 	{0},
 	{0x90},
 	{0x66, 0x90},
@@ -114,15 +114,14 @@ static void fill_nops(unsigned char *p, unsigned int n)
 	while (n) {
 		unsigned int k = n < 8 ? n : 8;
 
-		memcpy(p, nops[k], k);
+		memcpy(p, kmemmap_nops[k], k);
 		p += k;
 		n -= k;
 	}
 }
 
-/* A CALL (E8) or JMP (E9) rel32 at @p to @target. */
-static void rel32_insn(unsigned char *insn, unsigned char op, unsigned long p,
-		       unsigned long target)
+void kmemmap_rel32_insn(unsigned char *insn, unsigned char op, unsigned long p,
+			unsigned long target)
 {
 	int32_t rel = (int32_t)(target - (p + 5));
 
@@ -254,7 +253,8 @@ static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
 		}
 		/* the replacement's rel32 was linked for where it lies */
 		if (a->replacementlen)
-			rel32_insn(insn, repl[0], instr, rel32_target(repl));
+			kmemmap_rel32_insn(insn, repl[0], instr,
+					   rel32_target(repl));
 		fill_nops(insn + a->replacementlen,
 			  a->instrlen - a->replacementlen);
 		if (kmemmap_text_poke(instr, insn, a->instrlen, why, len))
@@ -383,11 +383,11 @@ static int patched_bytes(const struct kmemmap_site *s,
 
 	switch (s->kind) {
 	case KMEMMAP_SITE_FENTRY:
-		memcpy(insn, nops[5], 5);
+		memcpy(insn, kmemmap_nops[5], 5);
 		return 1;
 	case KMEMMAP_SITE_RETURN:
 		if (kept_thunk(p))
-			rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
+			kmemmap_rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
 		else
 			memcpy(insn, ret_int3, 5);
 		return 1;
@@ -395,11 +395,11 @@ static int patched_bytes(const struct kmemmap_site *s,
 		if (!static_call_target(s->target, &target))
 			return 0;
 		if (target)
-			rel32_insn(insn, op, s->addr, target);
+			kmemmap_rel32_insn(insn, op, s->addr, target);
 		else if (op == 0xe8)
-			memcpy(insn, nops[5], 5);
+			memcpy(insn, kmemmap_nops[5], 5);
 		else if (kept_thunk(p)) /* a tail call of nothing: a return */
-			rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
+			kmemmap_rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
 		else
 			memcpy(insn, ret_int3, 5);
 		return 1;
@@ -460,7 +460,7 @@ static int patch_fentry(struct kmemmap_patched *p, char *why, size_t len)
 				 *a, code[0]);
 			return -1;
 		}
-		if (kmemmap_text_poke(*a, nops[5], 5, why, len))
+		if (kmemmap_text_poke(*a, kmemmap_nops[5], 5, why, len))
 			return -1;
 		p->fentry++;
 	}
@@ -484,7 +484,7 @@ static int site_holds(const struct kmemmap_site *s,
 {
 	const unsigned char *code = (const unsigned char *)s->addr;
 	unsigned long target;
-	bool nop = !memcmp(code, nops[5], 5);
+	bool nop = !memcmp(code, kmemmap_nops[5], 5);
 	bool ret = !memcmp(code, ret_int3, 5);
 
 	switch (s->kind) {

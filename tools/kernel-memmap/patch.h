@@ -44,6 +44,13 @@ struct kmemmap_patched {
 	char return_why[192];	  /* the lines of the running kernel */
 };
 
+/* The longest NOP of each length 1..8, as the kernel pads with them. */
+extern const unsigned char kmemmap_nops[9][8];
+
+/* A CALL (@op E8) or JMP (E9) rel32 at @p to @target, into @insn (5). */
+void kmemmap_rel32_insn(unsigned char *insn, unsigned char op, unsigned long p,
+			unsigned long target);
+
 /*
  * Write @n bytes of text at @addr (its pages writable for the time):
  * 0, or -1 with the reason in @why.

@@ -19,6 +19,9 @@
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
 #define KMEMMAP_VERSION 3
 
+/* The "# kernel-object" line's text, as kernel_memmap_call has it. */
+#define KMEMMAP_OBJECT_LEN 448
+
 #define KMEMMAP_READY 'k'
 #define KMEMMAP_RUN 'r'
 #define KMEMMAP_RAN 'd'
@@ -53,7 +56,7 @@ struct kmemmap_request {
 	 * The object and how the runner patched it before the call, for
 	 * the run's "# kernel-object" line: "mm_init.o 6.12.118 fentry=..."
 	 */
-	char object[448];
+	char object[KMEMMAP_OBJECT_LEN];
 };
 
 #endif

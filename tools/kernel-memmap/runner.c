@@ -75,11 +75,11 @@ static void say(const char *fmt, ...)
  * Called by a function stub (stubs.S) that the kernel's code reached:
  * the glue provides no such function, so the run cannot be the kernel's.
  */
-void kmemmap_unexpected_call(const char *name)
+void kmemmap_unexpected_call(const char *name, unsigned long from)
 {
-	say("the kernel's code called %s(), which the runner does not "
-	    "provide (tools/kernel-memmap/stubs)",
-	    name);
+	say("the kernel's code called %s() (returning to %#lx), which the "
+	    "runner does not provide (tools/kernel-memmap/stubs)",
+	    name, from);
 	_exit(1);
 }
 
@@ -224,7 +224,7 @@ static void read_variable_stub(void)
 
 static int selftest(void)
 {
-	char object[448], why[256];
+	char object[KMEMMAP_OBJECT_LEN], why[256];
 	int ok;
 
 	if (patch_as_booted(object, sizeof(object), why, sizeof(why))) {
@@ -335,20 +335,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	req = (struct kmemmap_request *)map;
-	if (check_request(st.st_size))
+	catch_faults();
+	/*
+	 * Patched before anything compiled by the kernel's build runs, the
+	 * glue's checks of the request included: its ftrace sites call a
+	 * stub that stops the run until then, and the number of section
+	 * roots depends on pgtable_l5_enabled(), an alternative on LA57.
+	 */
+	if (patch_as_booted(req->object, sizeof(req->object), req->why,
+			    sizeof(req->why)) ||
+	    check_request(st.st_size))
 		return 1;
 	pages = map + req->pages_offset;
 	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
 	vmemmap_base = (unsigned long)pages - req->base_pfn * req->page_size;
-	catch_faults();
-	/*
-	 * Patched before anything of the kernel's runs: the number of
-	 * section roots, say, depends on pgtable_l5_enabled(), an
-	 * alternative on LA57.
-	 */
-	if (patch_as_booted(req->object, sizeof(req->object), req->why,
-			    sizeof(req->why)))
-		return 1;
 	arena_bytes = ntb_kmemmap_arena_bytes(req->start_pfn, req->nr_pages);
 	arena = calloc(1, arena_bytes);
 	if (!arena) {

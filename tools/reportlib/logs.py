@@ -25,15 +25,16 @@ STATE_VERDICT_PREFIX = "# state-verdict "
 FOLLOWS_PREFIX = "# follows "
 VS_SLOW_PREFIX = "# vs_slow "
 STATES_SAID_PREFIX = "# states: "
-# The model's cost over the kernel's (reportlib.model_over_kernel): kept
-# as OWN_LINES are, but not about the machine's states.
+# The model's cost over the kernel's (reportlib.model_over_kernel).
 MODEL_OVER_KERNEL_PREFIX = "# model_over_kernel "
-KERNEL_LINES = ((MODEL_OVER_KERNEL_PREFIX, "own_model_over_kernel"),)
-# What each is kept as on a Log.
-OWN_LINES = ((STATE_PREFIX, "own_states"),
-             (STATE_VERDICT_PREFIX, "own_state_verdicts"),
-             (FOLLOWS_PREFIX, "own_follows"),
-             (VS_SLOW_PREFIX, "own_vs_slow"))
+# What each is kept as on a Log: the lines about the machine's states,
+# and all of a log's own lines of results besides its verdicts.
+STATE_LINES = ((STATE_PREFIX, "own_states"),
+               (STATE_VERDICT_PREFIX, "own_state_verdicts"),
+               (FOLLOWS_PREFIX, "own_follows"),
+               (VS_SLOW_PREFIX, "own_vs_slow"))
+OWN_LINES = STATE_LINES + ((MODEL_OVER_KERNEL_PREFIX,
+                            "own_model_over_kernel"),)
 HEADER_PREFIX = "# ntboot "
 # "# options ... set=\"runs=5 namespace=1G\"": the options a word set.
 OPTIONS_PREFIX = "# options "
@@ -168,10 +169,10 @@ class Log:
         self.warnings = []
         # The "# verdict ..." lines the image (or ntbench) printed itself.
         self.own_verdicts = []
-        # Its "# state", "# state-verdict", "# follows" and "# vs_slow"
-        # lines (dicts, OWN_LINES) and its "# states:" sentences (text).
-        # Its "# model_over_kernel" lines too (dicts, KERNEL_LINES).
-        for _, attr in OWN_LINES + KERNEL_LINES:
+        # Its "# state", "# state-verdict", "# follows", "# vs_slow" and
+        # "# model_over_kernel" lines (dicts, OWN_LINES) and its
+        # "# states:" sentences (text).
+        for _, attr in OWN_LINES:
             setattr(self, attr, [])
         self.own_states_said = []
         # Litmus outcomes of the suite's own cases (not of its engine's
@@ -262,8 +263,8 @@ def parse_log(text, name, label):
                                     f"({e}): {line[:80]}")
         elif line.startswith(STATES_SAID_PREFIX):
             log.own_states_said.append(line[len(STATES_SAID_PREFIX):])
-        elif own := next((x for x in OWN_LINES + KERNEL_LINES
-                          if line.startswith(x[0])), None):
+        elif own := next((x for x in OWN_LINES if line.startswith(x[0])),
+                         None):
             prefix, attr = own
             try:
                 getattr(log, attr).append(

@@ -10,15 +10,14 @@ in the band where the model's figure is the kernel's; and the log's own
 import math
 
 from reportlib.formatting import md_table
-from reportlib.stats import processes_of, samples_of
+from reportlib.stats import RATIO_SCALE
 from reportlib.verdicts import (
-    SCOPE_PROCESSES,
+    config_of,
     contenders,
-    judge_by_process,
-    judge_one,
+    judge_sides,
     keyed_problems,
     parsed_float,
-    scope_of,
+    sides,
     value_problems,
 )
 
@@ -29,7 +28,7 @@ BAND = (0.97, 1.03)
 
 def millionths(x):
     """@x cut to whole millionths, as lib/verdict.c holds a ratio."""
-    return math.floor(x * 1e6 + 1e-9) / 1e6
+    return math.floor(x * RATIO_SCALE + 1e-9) / RATIO_SCALE
 
 
 def in_band(estimate, ci):
@@ -52,22 +51,12 @@ def model_over_kernel(log):
         if MODEL not in named or KERNEL not in named:
             continue
         model, kernel = named[MODEL][0], named[KERNEL][0]
-        processes = max(processes_of(model), processes_of(kernel))
-        v = {"config": config,
-             "model_kernel": str(model.get("kernel", "base")),
-             "scope": scope_of(log, processes), "processes": processes,
-             "model_ns": model["median_ns"],
-             "kernel_ns": kernel["median_ns"],
-             "speedup": (model["median_ns"] / kernel["median_ns"]
-                         if kernel["median_ns"] else None),
-             "speedup_ci": None}
-        judge = (judge_by_process if v["scope"] == SCOPE_PROCESSES
-                 else judge_one)
-        judge(v, model, kernel, samples_of(model), samples_of(kernel),
-              None)
-        out.append({"config": config, "model_kernel": v["model_kernel"],
-                    "scope": v["scope"], "processes": processes,
-                    "model_ns": v["model_ns"], "kernel_ns": v["kernel_ns"],
+        v = sides(log, model, kernel)
+        judge_sides(v, model, kernel, None)
+        out.append({"config": config,
+                    "model_kernel": str(model.get("kernel", "base")),
+                    "scope": v["scope"], "processes": v["processes"],
+                    "model_ns": v["before_ns"], "kernel_ns": v["after_ns"],
                     "model_over_kernel": v["speedup"],
                     "ci": v["speedup_ci"],
                     "in_band": (in_band(v["speedup"], v["speedup_ci"])
@@ -100,17 +89,11 @@ def section(logs):
                      align="llrrrll")]
 
 
-def where_key(rec):
-    """A line's configuration, as config_of() names it."""
-    key = f"page_size={rec.get('page_size')} mode={rec.get('mode')}"
-    return key + (f" map={rec['map']}" if rec.get("map") else "")
-
-
 def check(log):
     """[problem] between the log's "# model_over_kernel" lines and
     model_over_kernel(log)."""
     ours = {r["config"]: r for r in model_over_kernel(log)}
-    theirs = {where_key(t): t for t in log.own_model_over_kernel}
+    theirs = {config_of(t): t for t in log.own_model_over_kernel}
 
     def compare(what, v, t):
         ci = v["ci"] or [None, None]

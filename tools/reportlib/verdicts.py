@@ -41,7 +41,7 @@ the same computation.
 from reportlib import level, manifest
 from reportlib.compare import identity
 from reportlib.formatting import ci_title, fmt_ci, fmt_ns, fmt_p, md_table
-from reportlib.logs import OWN_LINES, PROCESS_KEYS
+from reportlib.logs import PROCESS_KEYS, STATE_LINES
 from reportlib.states import MAX_RUNS, find_states, states_apart
 from reportlib.stats import (
     MIN_SAMPLES,
@@ -229,13 +229,33 @@ def judge_pairs(v, mb, ma, posted_ratio):
     return judge_processes(pt, posted_ratio)
 
 
+def judge_sides(v, before, after, posted_ratio):
+    """Judge the metric line @before against @after into @v (which has
+    its keys, scope among them): over the processes' medians where
+    several ran, else over the runs. Returns the word."""
+    judge_pair = (judge_by_process if v["scope"] == SCOPE_PROCESSES
+                  else judge_one)
+    return judge_pair(v, before, after, samples_of(before),
+                      samples_of(after), posted_ratio)
+
+
+def sides(log, before, after):
+    """The keys every comparison of two metric lines starts from."""
+    processes = max(processes_of(before), processes_of(after))
+    return {"before_ns": before["median_ns"],
+            "after_ns": after["median_ns"],
+            "speedup": (before["median_ns"] / after["median_ns"]
+                        if after["median_ns"] else None),
+            "speedup_ci": None, "scope": scope_of(log, processes),
+            "processes": processes}
+
+
 def verdicts(log):
     """The claims met in one log, as dicts (also the JSON form)."""
     out = []
     for claim in CLAIMS:
         for before, after in claim_pairs(claim, log.metrics):
-            sb, sa = samples_of(before), samples_of(after)
-            processes = max(processes_of(before), processes_of(after))
+            both = sides(log, before, after)
             v = {"subject": claim["subject"], "what": claim["what"],
                  "suite": claim["suite"],
                  "before": before.get(claim["key"]),
@@ -246,22 +266,14 @@ def verdicts(log):
                  "bytes": after.get("bytes"),
                  "posted": claim["posted"],
                  "posted_speedup": claim["ratio"],
-                 "before_ns": before["median_ns"],
-                 "after_ns": after["median_ns"],
-                 "speedup": (before["median_ns"] / after["median_ns"]
-                             if after["median_ns"] else None),
-                 "speedup_ci": None, "p": None, "n_before": None,
-                 "n_after": None, "significant": False,
-                 "scope": scope_of(log, processes),
-                 "processes": processes, "test": None,
+                 **both,
+                 "p": None, "n_before": None,
+                 "n_after": None, "significant": False, "test": None,
                  "cpu": log.header.get("cpu")}
             v = {k: x for k, x in v.items() if x is not None
                  or k in ("speedup_ci", "p", "posted_speedup", "cpu",
                           "speedup", "test")}
-            judge_pair = (judge_by_process if v["scope"] == SCOPE_PROCESSES
-                          else judge_one)
-            v["verdict"] = judge_pair(v, before, after, sb, sa,
-                                      claim["ratio"])
+            v["verdict"] = judge_sides(v, before, after, claim["ratio"])
             ci = v["speedup_ci"]
             if ci and claim["ratio"]:
                 v["posted_in_ci"] = ci[0] <= claim["ratio"] <= ci[1]
@@ -771,11 +783,7 @@ def line_problems(what, v, t):
 
 
 def check_verdicts(log):
-    """[problem] between the log's own verdict lines and verdicts(log),
-    and its "# model_over_kernel" lines and what the metric lines give."""
-    # it judges with this module's rules: imported here, not above
-    from reportlib.model_over_kernel import check as check_model_over_kernel
-
+    """[problem] between the log's own verdict lines and verdicts(log)."""
     ours = {}
     vs = verdicts(log)
     for v in vs:
@@ -788,7 +796,7 @@ def check_verdicts(log):
         "verdict", ours, theirs, line_problems,
         lambda k: f"{k[1]} -> {k[2]} {k[3]} ({k[0]})")
     return (problems + check_process_lines(log)
-            + check_state_lines(log, vs) + check_model_over_kernel(log))
+            + check_state_lines(log, vs))
 
 
 def prints_states(log):
@@ -796,7 +804,7 @@ def prints_states(log):
     printed a "# state", "# state-verdict" or "# follows" line, or a
     bench_probe line (timed beside them). An older build's log is not
     held to lines it could not print."""
-    return (any(getattr(log, attr) for _, attr in OWN_LINES)
+    return (any(getattr(log, attr) for _, attr in STATE_LINES)
             or any(r["suite"] == "bench_probe" for r in log.metrics))
 
 
@@ -931,30 +939,3 @@ def check_process_lines(log):
             problems.append(f"{name}: proc_spread= here {spread}, from "
                             f"samples_ns= {want:.3f}")
     return problems
-
-
-def check_verdicts_main(logs):
-    status = 0
-    for log in logs:
-        if not log.own_verdicts and not log.own_model_over_kernel:
-            print(f"report: {log.name}: no '# verdict' or "
-                  f"'# model_over_kernel' lines")
-            status = 1
-            continue
-        problems = check_verdicts(log)
-        for text in problems:
-            print(f"report: {log.name}: {text}")
-        if problems:
-            status = 1
-        else:
-            more = [f"{len(getattr(log, attr))} {prefix[2:-1]}"
-                    for prefix, attr in OWN_LINES if getattr(log, attr)]
-            more = (f" (and {', '.join(more[:-1])}"
-                    + (" and " if len(more) > 1 else "")
-                    + f"{more[-1]} lines)") if more else ""
-            if log.own_model_over_kernel:
-                more += (f" and its {len(log.own_model_over_kernel)} "
-                         f"model_over_kernel lines")
-            print(f"report: {log.name}: the {len(log.own_verdicts)} verdict "
-                  f"lines{more} agree with the metric lines")
-    return status
