@@ -10,6 +10,8 @@
 #   make kernel-memmap  build/host/kernel-memmap: the kernel's own 6.12
 #                   memmap_init_zone_device() for ntbench strategy=kernel
 #   make check-kernel-memmap  the model at kernel=6.12 against it
+#   make check-report-html  tools/report --html of real hosted runs,
+#                   rendered in headless Chromium (docs/report-html.md)
 #   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the
 #                   non-temporal store ordering checker (docs/ntcheck.md)
 #   make sign KEY=... CERT=...   Secure Boot signed image
@@ -138,7 +140,7 @@ $(MANIFEST_GEN): %: %.stamp ;
 $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
-	check-format kernel-memmap check-kernel-memmap
+	check-format kernel-memmap check-kernel-memmap check-report-html
 all: image
 image: $(B)/BOOTX64.EFI
 
@@ -195,6 +197,10 @@ kernel-memmap:
 # The model at kernel=6.12 against that code, byte for byte.
 check-kernel-memmap: $(B)/host/ntbench
 	tools/check-kernel-memmap $(B)/host/ntbench
+
+# The HTML page of real hosted runs, opened in headless Chromium.
+check-report-html: $(B)/host/ntbench
+	tools/check-report-html --ntbench $(B)/host/ntbench --out $(B)/report-html
 
 # The image's Mann-Whitney engine on sample sets from stdin, and its
 # comparison with scipy.stats (tools/stats-check, docs/statistics.md).

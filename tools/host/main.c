@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	struct kunit_totals totals = {0};
 	struct opt_error err;
 	const char *bad = NULL;
-	char features[256], why[160], set[512];
+	char features[256], why[160], set[512], ucode[24];
 	const char *eff_clock = NULL;
 	u64 eff_cycles, eff_ns;
 	unsigned int n, workers_failed;
@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 	clean_cache_init();
 	host_calibrate_tsc(100);
 	cpu_format_features(features, sizeof(features));
+	host_read_microcode(sched_getcpu(), ucode, sizeof(ucode));
 
 	/* Where eff_mhz comes from; "none": the metric lines leave it out. */
 	if (plat_read_active_clock(&eff_cycles, &eff_ns, &eff_clock))
@@ -131,13 +132,14 @@ int main(int argc, char **argv)
 	kprintf("KTAP version 1\n1..%u\n", n);
 	kunit_print_left_out();
 	kprintf("# ntboot %s platform=host cpu=\"%s\" vendor=%s family=%u "
-		"model=%u stepping=%u tsc_khz=%llu tsc_source=clock_monotonic "
+		"model=%u stepping=%u ucode=%s tsc_khz=%llu "
+		"tsc_source=clock_monotonic "
 		"eff_clock=%s smp=%u features=%s%s%s\n",
 		NTB_VERSION, boot_cpu_data.brand, boot_cpu_data.vendor,
 		boot_cpu_data.family, boot_cpu_data.model,
-		boot_cpu_data.stepping, (unsigned long long)plat_tsc_khz(),
-		eff_clock, plat_cpu_count(), features,
-		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
+		boot_cpu_data.stepping, ucode,
+		(unsigned long long)plat_tsc_khz(), eff_clock, plat_cpu_count(),
+		features, opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
 	build_info_print();
 	/* What this run was asked, as the image's "# options" line has it. */
 	options_format_set(set, sizeof(set));

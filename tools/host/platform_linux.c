@@ -531,3 +531,22 @@ bool plat_can_catch_faults(void)
 {
 	return false;
 }
+
+void host_read_microcode(int cpu, char *buf, size_t size)
+{
+	char line[256], rev[24] = "unknown";
+	int current = -1;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	/* Each CPU's block starts with its "processor : N" line. */
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "processor : %d", &current) == 1)
+			continue;
+		if (current == cpu &&
+		    sscanf(line, "microcode : %23s", rev) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	snprintf(buf, size, "%s", rev);
+}

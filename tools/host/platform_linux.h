@@ -10,4 +10,11 @@ u64 host_calibrate_tsc(unsigned int window_ms);
 /* Number the usable CPUs, @first_cpu (where main runs) as CPU 0. */
 void host_cpus_init(int first_cpu);
 
+/*
+ * The microcode revision /proc/cpuinfo gives for @cpu (the Linux CPU
+ * number) into @buf as printed there ("0x1000065"), or "unknown" where
+ * the kernel shows none (some hypervisors) or the file cannot be read.
+ */
+void host_read_microcode(int cpu, char *buf, size_t size);
+
 #endif

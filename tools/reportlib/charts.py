@@ -168,10 +168,15 @@ def chart_data(records):
 COMPARE_INTERVALS = {
     "processes": "Welch's t on the process medians",
     "history": "Student's t against the --db history's spread",
+    "runs": "Welch's t on the runs' medians",
 }
 
 
-def compare_chart_data(rows, stats, a, b):
+def names(logs):
+    return " ".join(log.name for log in logs)
+
+
+def compare_chart_data(rows, stats, logs_a, logs_b):
     """The --compare chart: B/A per tested line with the ratio's
     interval (Welch's across processes, or Student's t against the
     history's spread), one series per outcome (significant, within the
@@ -202,8 +207,8 @@ def compare_chart_data(rows, stats, a, b):
     how = "; ".join(COMPARE_INTERVALS.get(s, str(s))
                     for s in ordered_unique(scopes))
     return {"title": f"B/A per tested line with the {ci_title()} of the "
-                     f"ratio ({how})\nA: {a.name}  B: "
-                     f"{b.name}; below 1: B faster",
+                     f"ratio ({how})\nA: {names(logs_a)}  B: "
+                     f"{names(logs_b)}; below 1: B faster",
             "ylabel": "B/A (time)", "cats": cats, "style": "points",
             "series": [(k, v) for k, v in outcome.items() if v],
             "limits": {}, "hline": (1.0, "no change"), "marks": [],
@@ -269,9 +274,11 @@ def chart_axis(data):
     return ymax, cut
 
 
-def draw_chart(data, path):
+def draw_chart(data, path, svg=False):
     """One chart (a chart_data() or compare_chart_data() dict) as a PNG
-    at @path; returns an error message or None."""
+    at @path, or with @svg as SVG (for an HTML page: it scales with the
+    page, and the browser can count the marks it drew); returns an error
+    message or None."""
     gnuplot = shutil.which("gnuplot")
     if not gnuplot:
         return NO_GNUPLOT
@@ -332,11 +339,14 @@ def draw_chart(data, path):
                          f"pt {(5, 7, 9, 11, 13)[k % 5]} ps 1.6 "
                          f"lc rgb 'black' title {gp_quote(label)}")
         width = max(900, 60 * len(cats) * max(1, nser) // 2 + 200)
-        # gnuplot lists its terminals on stderr.
-        probe = subprocess.run([gnuplot, "-e", "set terminal"],
-                               capture_output=True, text=True)
-        terms = probe.stdout + probe.stderr
-        term = "pngcairo" if "pngcairo" in terms else "png"
+        if svg:
+            term = "svg"
+        else:
+            # gnuplot lists its terminals on stderr.
+            probe = subprocess.run([gnuplot, "-e", "set terminal"],
+                                   capture_output=True, text=True)
+            terms = probe.stdout + probe.stderr
+            term = "pngcairo" if "pngcairo" in terms else "png"
         xtics = ", ".join(f"{gp_quote(c)} {i}" for i, c in enumerate(cats))
         ymax, cut = chart_axis(data)
         title = data["title"]
@@ -355,7 +365,8 @@ def draw_chart(data, path):
             yrange = f"[{min(ends) - pad}:{max(ends) + pad}]"
             width = max(900, 45 * len(cats) + 300)
         script = "\n".join([
-            f"set terminal {term} size {width},700",
+            f"set terminal {term} size {width},700"
+            + (" dynamic" if svg else ""),
             f"set output {gp_quote(path)}",
             f"set title {gp_quote(title)} noenhanced",
             f"set ylabel {gp_quote(data['ylabel'])}",
@@ -375,3 +386,24 @@ def draw_chart(data, path):
         if proc.returncode != 0:
             return "gnuplot failed: " + proc.stderr.strip()[-300:]
     return None
+
+
+def every_chart(records):
+    """chart_data() of each suite that has a chart: the memmap's charts,
+    then bench_nocache_copy's, then bench_pollution's (--png draws the
+    first of these there is; a page shows them all)."""
+    return [chart for suite in ("bench_memmap_init", "bench_nocache_copy",
+                                "bench_pollution")
+            for chart in chart_data([r for r in records
+                                     if r["suite"] == suite])]
+
+
+def svg_chart(data):
+    """(the SVG text of one chart, None) or (None, why there is none)."""
+    with tempfile.TemporaryDirectory(prefix="ntboot-report.") as tmp:
+        path = os.path.join(tmp, "chart.svg")
+        err = draw_chart(data, path, svg=True)
+        if err:
+            return None, err
+        with open(path, encoding="utf-8") as f:
+            return f.read(), None

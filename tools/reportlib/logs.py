@@ -181,6 +181,8 @@ class Log:
         # The options a word set (the "# options" line's set=), or None
         # for a log from a build that did not print them.
         self.options = None
+        # The line a log that ends mid-line was cut at, else None.
+        self.cut_at = None
 
     def describe(self):
         h = self.header
@@ -213,7 +215,17 @@ def litmus_case(test, layout):
 def parse_log(text, name, label):
     log = Log(name, label)
     pending = []        # litmus lines waiting for the result of their case
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    if lines and not text.endswith(("\n", "\r")):
+        # A capture that stopped mid-line: the line's last value may be
+        # cut short (median_ns=12 of 1234), so none of it is read.
+        cut = CONTROL_RE.sub("", lines.pop()).strip()
+        if cut:
+            log.cut_at = len(lines) + 1
+            log.warnings.append(f"{name}:{log.cut_at}: the log ends "
+                                f"mid-line; its last line is not read: "
+                                f"{cut[:80]}")
+    for lineno, raw in enumerate(lines, 1):
         line = CONTROL_RE.sub("", raw).strip()
         m = LITMUS_RE.match(line)
         if m:

@@ -60,7 +60,7 @@ def faster_compare_chart():
     zb = parse_log(synth_log(3, ZEN5, faster, ZEN5_NOCACHE, processes=6,
                              placement_cv=0.02), "b", "B")
     rows = compare_rows(za, zb)[0]
-    return compare_chart_data(rows, compare_stats(rows)[0], za, zb)
+    return compare_chart_data(rows, compare_stats(rows)[0], [za], [zb])
 
 
 class ChartData(unittest.TestCase):

@@ -82,6 +82,36 @@ class SampleLogs(unittest.TestCase):
                         "are lists")
 
 
+class CutLog(unittest.TestCase):
+    """A capture that stopped mid-line: its last line is not read, and
+    the log says where it was cut."""
+
+    def test_a_log_cut_mid_line_drops_its_last_line_and_says_so(self):
+        whole = synth_log(5, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE)
+        lines = whole.splitlines()
+        last = max(i for i, x in enumerate(lines) if "# metric " in x)
+        # Cut inside the last metric line's median_ns= value.
+        at = lines[last].index("median_ns=") + len("median_ns=") + 2
+        cut = "\n".join(lines[:last] + [lines[last][:at]])
+        full = parse_log(whole, "w", "W")
+        log = parse_log(cut, "c", "C")
+        self.assertEqual(len(log.metrics), len(full.metrics) - 1)
+        self.assertEqual(log.cut_at, last + 1)
+        self.assertTrue(any(f"c:{last + 1}: the log ends mid-line" in w
+                            for w in log.warnings), log.warnings)
+        self.assertIsNone(full.cut_at)
+        self.assertEqual(full.warnings, [])
+
+    def test_a_log_whose_last_line_ends_is_read_whole(self):
+        whole = synth_log(5, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE)
+        lines = whole.splitlines()
+        last = max(i for i, x in enumerate(lines) if "# metric " in x)
+        log = parse_log("\r\n".join(lines[:last + 1]) + "\r\n", "e", "E")
+        self.assertEqual(len(log.metrics),
+                         len(parse_log(whole, "w", "W").metrics))
+        self.assertIsNone(log.cut_at)
+
+
 class Values(unittest.TestCase):
     def test_junk_after_a_quoted_value_is_an_error(self):
         with self.assertRaises(LogfmtError,

@@ -73,7 +73,7 @@ class Claims(unittest.TestCase):
         for before, wide in ((steady, False), (moving, True)):
             text = "\n".join(["# ntboot 0.1 platform=host cpu=\"X\"",
                               line("slow", before),
-                              line("tmpl_nt_fixed", after)])
+                              line("tmpl_nt_fixed", after)]) + "\n"
             rows = variance.claim_rows([parse_log(text, "t", "A")])
             self.assertEqual(len(rows), 1)
             self.assertEqual(wide, rows[0]["ratio_spread"] >
