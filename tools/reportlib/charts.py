@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
+from reportlib.compare import compare_replicated, compare_rows, compare_stats
 from reportlib.formatting import ci_title, fmt_bytes, fmt_num, ordered_unique
 from reportlib.stats import samples_of
 from reportlib.tables import rec_ci
@@ -172,7 +173,7 @@ COMPARE_INTERVALS = {
 }
 
 
-def names(logs):
+def log_names(logs):
     return " ".join(log.name for log in logs)
 
 
@@ -207,17 +208,34 @@ def compare_chart_data(rows, stats, logs_a, logs_b):
     how = "; ".join(COMPARE_INTERVALS.get(s, str(s))
                     for s in ordered_unique(scopes))
     return {"title": f"B/A per tested line with the {ci_title()} of the "
-                     f"ratio ({how})\nA: {names(logs_a)}  B: "
-                     f"{names(logs_b)}; below 1: B faster",
+                     f"ratio ({how})\nA: {log_names(logs_a)}  B: "
+                     f"{log_names(logs_b)}; below 1: B faster",
             "ylabel": "B/A (time)", "cats": cats, "style": "points",
             "series": [(k, v) for k, v in outcome.items() if v],
             "limits": {}, "hline": (1.0, "no change"), "marks": [],
             "suffix": None}
 
 
+def compare_chart(logs_a, logs_b):
+    """The B/A chart of --compare (compare_chart_data()): one log a side
+    tested through each log's processes, several across the logs; None
+    when no line was tested."""
+    if len(logs_a) == 1 and len(logs_b) == 1:
+        rows = compare_rows(logs_a[0], logs_b[0])[0]
+        return compare_chart_data(rows, compare_stats(rows)[0], logs_a,
+                                  logs_b)
+    pairs = compare_replicated(logs_a, logs_b)[0]
+    return compare_chart_data([r for r, _ in pairs],
+                              [dict(st, scope="runs") for _, st in pairs],
+                              logs_a, logs_b)
+
+
 def gp_quote(s):
+    """@s as a gnuplot string. gnuplot runs `command` inside a
+    double-quoted string, and names and titles come from the logs: a
+    backquote is written as a quote."""
     return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') \
-        .replace("\n", "\\n") + '"'
+        .replace("`", "'").replace("\n", "\\n") + '"'
 
 
 # A bar more than this many times the middle bar does not set the axis.

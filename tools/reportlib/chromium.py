@@ -11,7 +11,7 @@ browser that does not answer in time is named and stopped.
 import base64
 import json
 import os
-import select
+import pathlib
 import shutil
 import subprocess
 import tempfile
@@ -34,7 +34,12 @@ def find_chromium():
 class Browser:
     def __init__(self, exe, timeout=30.0):
         self.timeout = timeout
+        self.ws = None
+        self.next_id = 0
+        self.events = []
         self.profile = tempfile.TemporaryDirectory(prefix="ntboot-chromium.")
+        # Its chatter goes to a file that nobody has to keep reading.
+        self.stderr = open(os.path.join(self.profile.name, "stderr"), "wb")
         # As root Chromium runs only without its sandbox; the page is our
         # own file.
         self.proc = subprocess.Popen(
@@ -43,36 +48,38 @@ class Browser:
              f"--user-data-dir={self.profile.name}",
              "--remote-debugging-port=0", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE)
-        self.said = []
-        url = self._devtools_url()
-        self.ws = websocket.create_connection(url, timeout=timeout,
-                                              suppress_origin=True)
-        self.next_id = 0
-        self.events = []
+            stderr=self.stderr)
+        try:
+            self.ws = websocket.create_connection(
+                self._devtools_url(), timeout=timeout, suppress_origin=True)
+        except (OSError, websocket.WebSocketException) as e:
+            self.close()
+            raise BrowserError(f"chromium's DevTools: {e}") from e
+        except BrowserError:
+            self.close()
+            raise
 
     def _devtools_url(self):
-        """The browser's websocket, from the line Chromium prints on
-        stderr when it listens."""
+        """The browser's websocket: Chromium writes its port and path to
+        DevToolsActivePort in the profile once it listens."""
+        path = os.path.join(self.profile.name, "DevToolsActivePort")
         deadline = time.monotonic() + self.timeout
-        buf = b""
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.proc.stderr], [], [], 0.5)
-            if not ready:
-                if self.proc.poll() is not None:
-                    break
-                continue
-            chunk = os.read(self.proc.stderr.fileno(), 4096)
-            if not chunk:
-                break
-            buf += chunk
-            for line in buf.decode(errors="replace").splitlines():
-                if line.startswith("DevTools listening on "):
-                    return line.split(" ", 3)[3].strip()
-        self.close()
-        raise BrowserError("chromium did not say where it listens within "
-                           f"{self.timeout:.0f} s: "
-                           + buf.decode(errors="replace")[-300:])
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                with open(path) as f:
+                    port, where = (f.read().split("\n") + ["", ""])[:2]
+                if port.isdigit() and where.startswith("/devtools/"):
+                    return f"ws://127.0.0.1:{port}{where}"
+            except FileNotFoundError:
+                pass
+            time.sleep(0.1)
+        with open(os.path.join(self.profile.name, "stderr"), "rb") as f:
+            said = f.read()[-300:].decode(errors="replace")
+        raise BrowserError("chromium did not listen within "
+                           f"{self.timeout:.0f} s"
+                           + (f" (it exited {self.proc.returncode})"
+                              if self.proc.poll() is not None else "")
+                           + f": {said}")
 
     def call(self, method, session=None, **params):
         """One command; its result (events meanwhile are kept)."""
@@ -97,6 +104,8 @@ class Browser:
             msg = json.loads(self.ws.recv())
         except websocket.WebSocketTimeoutException:
             return {}
+        except (OSError, websocket.WebSocketException) as e:
+            raise BrowserError(f"chromium's DevTools connection: {e}") from e
         if "method" in msg:
             self.events.append(msg)
         return msg
@@ -118,7 +127,7 @@ class Browser:
 
     def close(self):
         try:
-            if getattr(self, "ws", None):
+            if self.ws:
                 self.ws.close()
         finally:
             if self.proc.poll() is None:
@@ -128,6 +137,7 @@ class Browser:
                 except subprocess.TimeoutExpired:
                     self.proc.kill()
                     self.proc.wait()
+            self.stderr.close()
             self.profile.cleanup()
 
 
@@ -138,7 +148,7 @@ class Page:
 
     def __init__(self, browser, path, width=1280):
         self.b = browser
-        self.url = "file://" + os.path.abspath(path)
+        self.url = pathlib.Path(path).resolve().as_uri()
         target = browser.call("Target.createTarget",
                               url="about:blank")["targetId"]
         self.session = browser.call("Target.attachToTarget",

@@ -13,7 +13,9 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 # module -> Debian package
 PACKAGES = {"scipy": "python3-scipy", "yaml": "python3-yaml",
             "jsonschema": "python3-jsonschema",
-            "elftools": "python3-pyelftools"}
+            "elftools": "python3-pyelftools",
+            "websocket": "python3-websocket",
+            "markdown": "python3-markdown"}
 
 
 def require(tool, *modules):

@@ -17,21 +17,15 @@ import re
 
 import markdown
 
-from reportlib.charts import compare_chart_data, every_chart, svg_chart
-from reportlib.compare import (
-    compare_replicated,
-    compare_replicated_report,
-    compare_report,
-    compare_rows,
-    compare_stats,
-)
+from reportlib.charts import compare_chart, every_chart, svg_chart
+from reportlib.compare import compare_replicated_report, compare_report
 
 
 # A header word of the runs' table: (title, the header keys it shows).
 RUN_FIELDS = [
     ("CPU", ("cpu",)),
     ("family/model/stepping", ("family", "model", "stepping")),
-    ("microcode", ("ucode",)),
+    ("microcode", ("ucode", "microcode")),
     ("ntboot", ("version",)),
     ("platform", ("platform", "hypervisor")),
     ("options", ("options",)),
@@ -97,6 +91,11 @@ document.addEventListener("DOMContentLoaded", function () {
 """
 
 
+MARKDOWN_OFF = ("html", "link", "image_link", "reference",
+                "image_reference", "short_reference", "short_image_ref",
+                "autolink", "automail")
+
+
 def render_markdown(text, inside=False):
     """The report's Markdown as HTML: tables, headings with ids, its
     own title left out (the page has its <h1>); @inside: its headings a
@@ -107,7 +106,10 @@ def render_markdown(text, inside=False):
         text = re.sub(r"^(#{2,5}) ", r"#\1 ", text, flags=re.M)
     md = markdown.Markdown(extensions=["tables", "toc"])
     md.preprocessors.deregister("html_block")
-    md.inlinePatterns.deregister("html")
+    # Nor a link or an image a log's text writes ("![](http://...)"):
+    # the page loads nothing and links nowhere.
+    for pattern in MARKDOWN_OFF:
+        md.inlinePatterns.deregister(pattern)
     return md.convert(text)
 
 
@@ -188,21 +190,20 @@ def ab_comparison(logs_a, logs_b):
     page: one log a side as --compare A B, several as --compare A... --
     B..."""
     if len(logs_a) == 1 and len(logs_b) == 1:
-        a, b = logs_a[0], logs_b[0]
-        rows = compare_rows(a, b)[0]
-        return (compare_report(a, b)[0],
-                compare_chart_data(rows, compare_stats(rows)[0], logs_a,
-                                   logs_b))
-    pairs = compare_replicated(logs_a, logs_b)[0]
-    return (compare_replicated_report(logs_a, logs_b)[0],
-            compare_chart_data([r for r, _ in pairs],
-                               [dict(st, scope="runs") for _, st in pairs],
-                               logs_a, logs_b))
+        text = compare_report(logs_a[0], logs_b[0])[0]
+    else:
+        text = compare_replicated_report(logs_a, logs_b)[0]
+    return text, compare_chart(logs_a, logs_b)
 
 
 def page(title, body):
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
             '<meta charset="utf-8">\n'
+            # Nothing from outside, were anything to ask: the page's own
+            # style and script, images only inside it.
+            '<meta http-equiv="Content-Security-Policy" content="'
+            "default-src 'none'; style-src 'unsafe-inline'; "
+            "script-src 'unsafe-inline'; img-src data:\">\n"
             # No favicon request: the page loads nothing.
             '<link rel="icon" href="data:,">\n'
             f"<title>{html.escape(title)}</title>\n"

@@ -34,6 +34,7 @@ from reportlib.logs import (
     parse_header,
     parse_logfmt,
     typed_metric,
+    whole_lines,
 )
 
 VERSION = {"major": 5, "minor": 3}
@@ -149,14 +150,11 @@ class Run:
 
 
 def split_whole_lines(text, name, warnings):
-    """The log's lines, cleaned, with numbers; a last line that ends
-    without a newline is named and not read: its end is unknown ("ok 3
-    x" may have been "ok 3 x # SKIP why")."""
-    raw = text.split("\n")
-    last = raw.pop()
-    if last.strip():
-        warnings.append(f"{name}:{len(raw) + 1}: the log ends mid-line, "
-                        f"not read: '{CONTROL_RE.sub('', last)[:60]}'")
+    """The log's lines that ended (logs.whole_lines()), cleaned, with
+    numbers; the warning for one that did not goes to @warnings."""
+    raw, cut = whole_lines(text, name)
+    if cut:
+        warnings.append(cut)
     return [(i + 1, CONTROL_RE.sub("", line).rstrip())
             for i, line in enumerate(raw)]
 

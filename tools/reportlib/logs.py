@@ -212,19 +212,26 @@ def litmus_case(test, layout):
     return test if layout == "one" else f"{test}.{layout}"
 
 
+def whole_lines(text, name):
+    """(the lines of @text that ended, without their "\n", and a warning
+    or None). A capture that stopped mid-line leaves a last line whose
+    end is unknown: a value cut short (median_ns=12 of 1234), "ok 3 x"
+    of "ok 3 x # SKIP why"; it is not read, and the warning names it."""
+    lines = text.split("\n")
+    last = CONTROL_RE.sub("", lines.pop()).strip()
+    if not last:
+        return lines, None
+    return lines, (f"{name}:{len(lines) + 1}: the log ends mid-line; its "
+                   f"last line is not read: {last[:80]}")
+
+
 def parse_log(text, name, label):
     log = Log(name, label)
     pending = []        # litmus lines waiting for the result of their case
-    lines = text.splitlines()
-    if lines and not text.endswith(("\n", "\r")):
-        # A capture that stopped mid-line: the line's last value may be
-        # cut short (median_ns=12 of 1234), so none of it is read.
-        cut = CONTROL_RE.sub("", lines.pop()).strip()
-        if cut:
-            log.cut_at = len(lines) + 1
-            log.warnings.append(f"{name}:{log.cut_at}: the log ends "
-                                f"mid-line; its last line is not read: "
-                                f"{cut[:80]}")
+    lines, cut = whole_lines(text, name)
+    if cut:
+        log.cut_at = len(lines) + 1
+        log.warnings.append(cut)
     for lineno, raw in enumerate(lines, 1):
         line = CONTROL_RE.sub("", raw).strip()
         m = LITMUS_RE.match(line)

@@ -17,6 +17,7 @@ from reportlib.charts import (
     chart_path,
     compare_chart_data,
     draw_chart,
+    gp_quote,
     write_png,
 )
 from reportlib.compare import compare_rows, compare_stats
@@ -159,6 +160,14 @@ class ChartData(unittest.TestCase):
                         "medians)" in title
                         and "Hodges-Lehmann" not in title,
                         f"compare chart title: {title!r}")
+
+
+class Quote(unittest.TestCase):
+    def test_a_name_from_a_log_runs_no_command(self):
+        # gnuplot runs `...` inside double quotes.
+        q = gp_quote('x`rm -rf /tmp/y`"\n')
+        self.assertNotIn("`", q)
+        self.assertEqual(q, '"x\'rm -rf /tmp/y\'\\"\\n"')
 
 
 class Png(unittest.TestCase):

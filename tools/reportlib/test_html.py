@@ -31,6 +31,12 @@ class Text(unittest.TestCase):
         self.assertNotIn("<script>", out)
         self.assertIn("&lt;script&gt;", out)
 
+    def test_a_link_or_image_in_a_log_is_text(self):
+        out = render_markdown('- cpu="![x](http://h/p.png) [y](javascript:'
+                              'z()) <http://h/>"\n')
+        self.assertFalse(re.search(r"<(img|a)\b", out), out)
+        self.assertIn("http://h/p.png", out)
+
     def test_the_reports_title_is_left_to_the_page(self):
         out = render_markdown("# ntboot benchmark report\n\n## suite\n")
         self.assertNotIn("<h1", out)

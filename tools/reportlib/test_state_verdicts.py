@@ -264,7 +264,7 @@ class OneState(unittest.TestCase):
     def test_its_own_lines_are_checked_as_before(self):
         log = parsed(self.LOGS["zen5 8 processes"])
         lines = [own_verdict_line(v) for v in verdicts(log)]
-        own = parsed(self.LOGS["zen5 8 processes"] + "\n".join(lines))
+        own = parsed(self.LOGS["zen5 8 processes"] + "\n".join(lines) + "\n")
         self.assertEqual(check_verdicts(own), [])
         self.assertEqual(own_state_lines(log), lines)
 
@@ -388,13 +388,14 @@ class CheckStateLines(unittest.TestCase):
         said = next(x for x in lines if "# vs_slow" in x
                     and "state=2/2" in x)
         self.assertIn(" tmpl_nt_fixed=- rounds=", said)
-        self.assertEqual(check_verdicts(parsed(text + "\n".join(lines))), [])
+        self.assertEqual(
+            check_verdicts(parsed(text + "\n".join(lines) + "\n")), [])
         for wrong, found in (("tmpl_nt_fixed=0.000", "tmpl_nt_fixed here 0"),
                              ("", "strategies here -, from the metric "
                               "lines tmpl_nt_fixed")):
             bad = [x.replace("tmpl_nt_fixed=- ", wrong + " " if wrong else "")
                    if x == said else x for x in lines]
-            probs = check_verdicts(parsed(text + "\n".join(bad)))
+            probs = check_verdicts(parsed(text + "\n".join(bad) + "\n"))
             self.assertEqual(len(probs), 1, probs)
             self.assertIn(found, probs[0])
 
@@ -418,7 +419,8 @@ class CheckStateLines(unittest.TestCase):
         text = "".join(x + "\n" for x in self.text.splitlines()
                        if "bench_probe" not in x)
         vs = verdicts(parsed(text))
-        own = parsed(text + "\n".join(own_verdict_line(v) for v in vs))
+        own = parsed(text + "\n".join(own_verdict_line(v) for v in vs)
+                     + "\n")
         self.assertEqual(check_verdicts(own), [])
 
 

@@ -296,7 +296,8 @@ class CheckVerdicts(unittest.TestCase):
     def test_a_changed_word_is_found(self):
         bad = [own_verdict_line(v, REVERSED if i == 0 else None)
                for i, v in enumerate(self.vs)]
-        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(bad), "bad",
+        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(bad) + "\n",
+                                         "bad",
                                          "X"))
         self.assertTrue(len(probs) == 1
                         and "verdict here reversed" in probs[0],
@@ -305,7 +306,8 @@ class CheckVerdicts(unittest.TestCase):
     def test_a_changed_scope_is_found(self):
         bad = [own_verdict_line(v, scope=SCOPE_BOOT if i == 1 else None)
                for i, v in enumerate(self.vs)]
-        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(bad), "bad",
+        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(bad) + "\n",
+                                         "bad",
                                          "X"))
         self.assertTrue(len(probs) == 1
                         and "scope here one-boot, from the metric lines "
@@ -319,19 +321,21 @@ class CheckVerdicts(unittest.TestCase):
                                       SEEN_REVERSED_PROCESS: REVERSED}.get(
                                           v["verdict"]))
                for v in self.vs]
-        log = parse_log(ZEN5_LOG + "\n".join(old), "old", "O")
+        log = parse_log(ZEN5_LOG + "\n".join(old) + "\n", "old", "O")
         self.assertEqual(check_verdicts(log), [])
         self.assertIn('verdict="reversed on this CPU"', old[1])
         # ... and the new word on a line without scope= is a difference.
         new_words = [own_verdict_line(v, old=True) for v in self.vs]
-        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(new_words),
+        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(new_words)
+                                         + "\n",
                                          "mixed", "M"))
         self.assertEqual(len(probs), 3, probs)
 
 
     def test_a_missing_line_and_a_changed_p_are_found(self):
         probs = check_verdicts(parse_log(
-            ZEN5_LOG + "\n".join(self.lines[1:]).replace(" p=", " p=0.5", 1),
+            ZEN5_LOG + "\n".join(self.lines[1:]).replace(" p=", " p=0.5", 1)
+            + "\n",
             "b2", "Y"))
         self.assertTrue(len(probs) == 2
                         and any("no verdict line" in x for x in probs)
