@@ -289,12 +289,12 @@ int bench_interleave(struct bench_entry *e, u32 n, u32 runs, u64 seed,
 				       x->name);
 			if (x->before)
 				x->before(x->arg, run);
-			freq = !x->timed_body &&
-			       !plat_read_active_clock(&c0, &n0, NULL);
+			freq = false;
 			if (x->timed_body) {
 				t0 = 0;
 				t1 = x->timed_body(x->arg);
 			} else {
+				freq = !plat_read_active_clock(&c0, &n0, NULL);
 				t0 = rdtsc_ordered();
 				x->body(x->arg);
 				t1 = rdtsc_ordered();

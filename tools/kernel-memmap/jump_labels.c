@@ -98,16 +98,13 @@ static int patch_site(const struct jump_entry *e, char *why, size_t len)
 		unknown_sites[nr_unknown_sites].code = (unsigned long)p;
 		unknown_sites[nr_unknown_sites++].key = stub;
 		memcpy(insn, ud2, sizeof(ud2));
-		memcpy(insn + sizeof(ud2),
-		       size == 5 ? kmemmap_nops[5] : kmemmap_nops[2],
+		memcpy(insn + sizeof(ud2), kmemmap_nops[size],
 		       size - sizeof(ud2));
 	} else {
 		/* static_key_enabled(): the key's atomic_t enabled > 0 */
 		jump = (*(const volatile int *)key > 0) ^ (int)(e->key & 1);
 		if (!jump)
-			memcpy(insn,
-			       size == 5 ? kmemmap_nops[5] : kmemmap_nops[2],
-			       size);
+			memcpy(insn, kmemmap_nops[size], size);
 		else if (size == 5)
 			kmemmap_rel32_insn(insn, 0xe9, entry_code(e),
 					   entry_target(e));

@@ -59,15 +59,17 @@ def claim_marks(records, series_of, value_of, cats):
     return marks
 
 
-def chart_data(records):
+def chart_data(records, every=False):
     """The charts of @records, a list of dicts: title, ylabel, cats,
     series [(name, {category: (value, low, high)})], limits {series:
     value}, marks [(category, series, value, label)] and suffix (what
     tells its file apart when there are several, else None); the title's
     second line says what the whiskers, the dashed lines and the dots
     are. bench_memmap_init gives one chart per struct page size and mode,
-    else one chart of bench_nocache_copy or bench_pollution; [] when
-    there is nothing to draw."""
+    else one chart of bench_nocache_copy or bench_pollution (--png's
+    file names); with @every, all of these (a page); [] when there is
+    nothing to draw."""
+    out = []
     multi = len(ordered_unique(r["_log"] for r in records)) > 1
     with_samples = any(samples_of(r) for r in records)
     spread_note = (f"whiskers: {ci_title()} of the median" if with_samples
@@ -126,12 +128,12 @@ def chart_data(records):
                 "marks": claim_marks(mine, series_of,
                                      lambda r: r["ns_per_page"], cats),
                 "suffix": f"{size}-{mode}" if len(groups) > 1 else None})
-        return charts
+        out += charts
     nocache = [r for r in records if r["suite"] == "bench_nocache_copy"
                and isinstance(r.get("mbps"), (int, float))
                and isinstance(r.get("median_ns"), (int, float))
                and r["median_ns"]]
-    if nocache:
+    if nocache and (every or not out):
         def name_of(r):
             return fmt_bytes(r.get("chunk"))
 
@@ -144,25 +146,25 @@ def chart_data(records):
         cats, series = build(sorted(nocache, key=lambda r: r.get("chunk", 0)),
                              name_of, "method", lambda r: r["mbps"], mbps)
         cats = ordered_unique(r["method"] for r in nocache)
-        return [{"title": "bench_nocache_copy: MB/s per method and chunk "
-                         "(bytes counted = bytes written)\n"
-                         f"{spread_note}; marks: where the posting's "
-                         "ratio puts the bar",
-                "ylabel": "MB/s", "cats": cats,
-                "series": list(series.items()), "limits": {},
-                "marks": claim_marks(nocache, series_of,
-                                     lambda r: r["mbps"], cats),
-                "suffix": None}]
+        out.append({"title": "bench_nocache_copy: MB/s per method and "
+                             "chunk (bytes counted = bytes written)\n"
+                             f"{spread_note}; marks: where the posting's "
+                             "ratio puts the bar",
+                    "ylabel": "MB/s", "cats": cats,
+                    "series": list(series.items()), "limits": {},
+                    "marks": claim_marks(nocache, series_of,
+                                         lambda r: r["mbps"], cats),
+                    "suffix": None})
     pollution = [r for r in records if r["suite"] == "bench_pollution"
                  and isinstance(r.get("evicted_pct"), (int, float))]
-    if pollution:
+    if pollution and (every or not out):
         cats, series = build(pollution, lambda r: str(r.get("buffer")),
                              "strategy", lambda r: r["evicted_pct"], None)
-        return [{"title": "bench_pollution: share of the buffer evicted by "
-                          "one memmap init", "ylabel": "evicted %",
-                 "cats": cats, "series": list(series.items()),
-                 "limits": {}, "marks": [], "suffix": None}]
-    return []
+        out.append({"title": "bench_pollution: share of the buffer evicted "
+                            "by one memmap init", "ylabel": "evicted %",
+                    "cats": cats, "series": list(series.items()),
+                    "limits": {}, "marks": [], "suffix": None})
+    return out
 
 
 # The interval of a tested line, by its scope (compare.row_stats()).
@@ -404,16 +406,6 @@ def draw_chart(data, path, svg=False):
         if proc.returncode != 0:
             return "gnuplot failed: " + proc.stderr.strip()[-300:]
     return None
-
-
-def every_chart(records):
-    """chart_data() of each suite that has a chart: the memmap's charts,
-    then bench_nocache_copy's, then bench_pollution's (--png draws the
-    first of these there is; a page shows them all)."""
-    return [chart for suite in ("bench_memmap_init", "bench_nocache_copy",
-                                "bench_pollution")
-            for chart in chart_data([r for r in records
-                                     if r["suite"] == suite])]
 
 
 def svg_chart(data):

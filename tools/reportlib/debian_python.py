@@ -18,20 +18,29 @@ PACKAGES = {"scipy": "python3-scipy", "yaml": "python3-yaml",
             "markdown": "python3-markdown"}
 
 
-def require(tool, *modules):
-    """Each of @modules importable, or @tool (its name for messages) is
-    run again by Debian's python3, or exits 2 naming what to install."""
+def missing_modules(*modules):
+    """Those of @modules that do not import."""
     missing = []
     for name in modules:
         try:
             importlib.import_module(name)
         except ImportError:
             missing.append(name)
+    return missing
+
+
+def apt_hint(modules):
+    return "apt-get install " + " ".join(PACKAGES.get(m, m) for m in modules)
+
+
+def require(tool, *modules):
+    """Each of @modules importable, or @tool (its name for messages) is
+    run again by Debian's python3, or exits 2 naming what to install."""
+    missing = missing_modules(*modules)
     if not missing:
         return
     if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON):
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    print(f"{tool}: no {', '.join(missing)} (apt-get install "
-          + " ".join(PACKAGES.get(m, m) for m in missing) + ")",
+    print(f"{tool}: no {', '.join(missing)} ({apt_hint(missing)})",
           file=sys.stderr)
     sys.exit(2)

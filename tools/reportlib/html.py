@@ -17,7 +17,7 @@ import re
 
 import markdown
 
-from reportlib.charts import compare_chart, every_chart, svg_chart
+from reportlib.charts import chart_data, compare_chart, svg_chart
 from reportlib.compare import compare_replicated_report, compare_report
 
 
@@ -138,16 +138,14 @@ def problems(logs):
     no metric line, each line the reader could not read."""
     said = []
     for log in logs:
+        said += log.warnings
         if log.cut_at:
-            said.append(f"{log.name} ends mid-line at line {log.cut_at}: "
-                        "the capture was cut, that line is not read and "
-                        "nothing after it is in the log; the tables hold "
-                        "only the lines before it.")
+            said.append(f"The capture of {log.name} stops at line "
+                        f"{log.cut_at}: nothing after it is in the log; "
+                        "the tables hold only the lines before it.")
         if not log.metrics:
             said.append(f"{log.name} holds no '# metric' line: no "
                         "benchmark table or chart comes from it.")
-        said += [w for w in log.warnings
-                 if not (log.cut_at and "ends mid-line" in w)]
     if not said:
         return ""
     return ('<section id="problems" class="problems">\n'
@@ -229,7 +227,8 @@ def write_page(directory, logs, report_md, comparison=None, fleet_md=None):
     parts.append('<section id="report">\n' + render_markdown(report_md)
                  + "\n</section>")
     records = [r for log in logs for r in log.metrics]
-    parts.append(charts_section(every_chart(records), "Charts", first=1))
+    parts.append(charts_section(chart_data(records, every=True), "Charts",
+                                first=1))
     if fleet_md:
         parts.append('<section id="fleet">\n<h2>The fleet</h2>\n'
                      + render_markdown(fleet_md, inside=True)

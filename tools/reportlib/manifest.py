@@ -193,6 +193,18 @@ def claim_values(suite, option):
     return out
 
 
+def claim_run_options(suites=("bench_memmap_init", "bench_nocache_copy")):
+    """The ntbench words of a run that measures every claim: @suites,
+    the claims' contenders and modes (and copy-then-clean, the nocache
+    claims' baseline), in a small namespace."""
+    return [f"suite={','.join(suites)}", "runs=6", "namespace=16M",
+            "layout=64",
+            "mode=" + ",".join(claim_values("bench_memmap_init", "mode")),
+            "strategy=" + ",".join(
+                claim_contenders("bench_memmap_init") + ["copy_clean*"]
+                + claim_contenders("bench_nocache_copy"))]
+
+
 _ID = {"type": "string", "pattern": r"^[0-9A-Z][0-9A-Z_]*$"}
 
 LAYOUTS_SCHEMA = _closed({

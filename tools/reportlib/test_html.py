@@ -55,7 +55,8 @@ class Problems(unittest.TestCase):
     def test_a_cut_log_is_named_with_its_line(self):
         log = zen(cut=True)
         said = problems([log])
-        self.assertIn(f"ends mid-line at line {log.cut_at}", said)
+        self.assertIn(f"{log.name}:{log.cut_at}: the log ends mid-line", said)
+        self.assertIn(f"stops at line {log.cut_at}", said)
         self.assertEqual(said.count("ends mid-line"), 1)
 
     def test_a_log_without_metric_lines_is_named(self):
