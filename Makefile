@@ -48,7 +48,7 @@ PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c \
 	tests/engines/*.c)
 IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS)
 IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
-HOST_SRCS := $(PORTABLE_SRCS) $(wildcard tools/host/*.c)
+HOST_SRCS := $(PORTABLE_SRCS) $(wildcard host/*.c)
 
 IMAGE_OBJS := $(IMAGE_SRCS:%.c=$(B)/image/%.o) $(IMAGE_ASMS:%.asm=$(B)/image/%.asm.o)
 HOST_TEST_OBJS := $(HOST_SRCS:%.c=$(B)/host-test/%.o)
@@ -282,7 +282,7 @@ $(B)/host/memmap_fuzz: $(MEMMAP_FUZZ_SRCS) $(wildcard boot/efi_memmap.h mm/*.h)
 # hosted source but the runner's main().
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -I$(B)/gen -DNTB_HOSTED -pthread \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
-OPTIONS_FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(filter-out tools/host/main.c,$(HOST_SRCS)))
+OPTIONS_FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(filter-out host/main.c,$(HOST_SRCS)))
 $(B)/fuzz/%.o: %.c $(B)/gen/version.h $(LITMUS_GEN) | $(MANIFEST_GEN)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $< (fuzz)"
@@ -330,6 +330,7 @@ run: deps image
 check-host: $(B)/host/ntboot-test $(B)/host/ntbench
 	tools/check-host $(B)/host/ntboot-test
 	tools/check-objcode $(B)/host/ntbench
+	tools/check-runner $(B)/host/ntbench
 	$(Q)tools/check-objcode --selftest
 	$(Q)tools/tso-enum --selftest
 

@@ -2,7 +2,7 @@
 /*
  * The platform interface: the only services that lib/, arch/x86/lib, mm/
  * and tests/ may use. kernel/ implements it on bare metal after
- * ExitBootServices; tools/host implements it on Linux in user space.
+ * ExitBootServices; host/ implements it on Linux in user space.
  */
 #ifndef NTBOOT_PLATFORM_H
 #define NTBOOT_PLATFORM_H

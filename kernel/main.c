@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kernel_main: from a machine just out of UEFI boot services to a finished
- * KTAP report. The order matters: the console first (so every later
- * problem is seen), then our own descriptor tables (so faults are caught),
+ * KTAP report, the image's platform around the one runner (lib/runner.c).
+ * The order matters: the console first (so every later problem is seen),
+ * then our own descriptor tables (so faults are caught), then the plan,
  * then memory, then the timers the measurements depend on.
  */
 #include "arch/x86/cpu.h"
@@ -23,39 +24,33 @@
 #include "kernel/watchdog.h"
 #include "lib/acpi.h"
 #include "lib/bench_summary.h"
-#include "lib/build_info.h"
 #include "lib/kunit.h"
 #include "lib/machine_options.h"
 #include "lib/options.h"
 #include "lib/printf.h"
 #include "lib/relaxations.h"
-#include "lib/report_count.h"
 #include "version.h"
-#include "lib/run_context.h"
-#include "lib/scale.h"
+#include "lib/runner.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
 
-static struct kunit_totals totals;
 static struct acpi_info acpi;
 static struct acpi_madt_info madt;
 static struct acpi_srat_info srat;
 static struct boot_info *boot;
 
+/* After the summary line: the screen, then halt, reboot or power off. */
 static void __noreturn finish(bool failed)
 {
-	failed = failed || totals.failed;
-	relaxation_print();
-	report_count_print();
-	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
-		totals.failed, totals.skipped);
+	const struct kunit_totals *totals = runner_totals();
+
 	if (opt_on_finish == FINISH_HALT && fbcon_present()) {
 		struct summary_screen_in s = {
 			.version = NTB_VERSION,
 			.cpu = boot_cpu_data.brand,
-			.passed = totals.passed,
-			.failed = totals.failed,
-			.skipped = totals.skipped,
+			.passed = totals->passed,
+			.failed = totals->failed,
+			.skipped = totals->skipped,
 			.failed_names = kunit_failed_names(),
 			.nr_failed_names = kunit_nr_failed_names(),
 			.verdicts = verdict_get(0),
@@ -81,8 +76,7 @@ static void __noreturn finish(bool failed)
 /* A fault outside any test case, or a setup step that cannot go on. */
 static void __noreturn bail_out(const char *reason)
 {
-	kprintf("Bail out! %s\n", reason);
-	totals.failed++;
+	runner_bail_out(reason);
 	finish(true);
 }
 
@@ -100,31 +94,29 @@ static const char *secure_boot_name(enum secure_boot_state s)
 	}
 }
 
-static void print_header(void)
+/* The first header line's words that only the firmware and the machine give. */
+static void header_words(void)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	char features[300], ucode[24] = "unknown", set[512], mem_notes[96];
-	u32 rev;
 
-	if (!read_microcode_rev(&rev))
-		ntb_snprintf(ucode, sizeof(ucode), "0x%x", rev);
-	cpu_format_features(features, sizeof(features));
-	memory_format_notes(mem_notes, sizeof(mem_notes));
-	kprintf("# ntboot %s cpu=\"%s\" vendor=%s family=%u model=%u "
-		"stepping=%u ucode=%s tsc_khz=%llu tsc_source=%s smp=%u "
-		"mem_mib=%llu firmware=\"%s\" fw_rev=0x%x uefi=%u.%u "
-		"secure_boot=%s%s%s%s%s\n",
-		NTB_VERSION, c->brand, c->vendor, c->family, c->model,
-		c->stepping, ucode, (unsigned long long)tsc_cal.khz,
-		tsc_source_name(tsc_cal.source), num_online_cpus(),
+	kprintf(" mem_mib=%llu firmware=\"%s\" fw_rev=0x%x uefi=%u.%u "
+		"secure_boot=%s%s%s",
 		(unsigned long long)(kmem.ram_bytes >> 20), boot->fw_vendor,
 		boot->fw_revision, boot->uefi_revision >> 16,
 		(boot->uefi_revision & 0xffff) / 10,
 		secure_boot_name(boot->secure_boot),
 		c->has[X86_FEATURE_HYPERVISOR] ? " hypervisor=" : "",
-		c->has[X86_FEATURE_HYPERVISOR] ? c->hypervisor : "",
-		opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
-	build_info_print();
+		c->has[X86_FEATURE_HYPERVISOR] ? c->hypervisor : "");
+}
+
+/* What the image brought up, a line each: the hosted runner has none. */
+static void header_lines(void)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	char features[300], mem_notes[96];
+
+	cpu_format_features(features, sizeof(features));
+	memory_format_notes(mem_notes, sizeof(mem_notes));
 	kprintf("# cpu features=%s xcr0=0x%llx clflush_size=%u phys_bits=%u\n",
 		features, (unsigned long long)c->xcr0, c->clflush_size,
 		c->phys_bits);
@@ -195,18 +187,18 @@ static void print_header(void)
 		kprintf("# options load=binary bytes=%llu (a boot manager's "
 			"data, not text: not options)\n",
 			boot->load_options_binary);
-	/* set=: what the run was asked, from every source, for a history. */
-	options_format_set(set, sizeof(set));
-	kprintf("# options load=\"%s\" cfg=%s%s suite=%s on_finish=%s "
-		"set=\"%s\"\n",
+}
+
+static void options_words(void)
+{
+	kprintf(" load=\"%s\" cfg=%s%s suite=%s on_finish=%s",
 		boot->load_options, boot->cfg_found ? "found:" : "absent",
 		boot->cfg_found ? boot->cfg_path : "",
 		opt_suite[0] ? opt_suite : "all",
 		opt_on_finish == FINISH_HALT
 			? "halt"
 			: (opt_on_finish == FINISH_REBOOT ? "reboot"
-							  : "poweroff"),
-		set);
+							  : "poweroff"));
 }
 
 /*
@@ -257,13 +249,79 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 		kprintf("# acpi: MADT entry runs past the table end; rest ignored\n");
 }
 
+/* The console's problem, the first thing a log can hold. */
+static void console_notes(void)
+{
+	if (console.uart_requested && !console.uart.present)
+		kprintf("# console: no UART at %s 0x%llx (from %s); output only "
+			"on the debug port\n",
+			uart_access_name(console.uart.access),
+			console.uart.base, console_source_name(console.source));
+}
+
+/* Inside the KTAP document the runner has begun: an empty plan, then why. */
+static void __noreturn refuse(const char *why, bool list)
+{
+	kprintf("1..0\n");
+	if (list)
+		kunit_list_suites();
+	bail_out(why);
+}
+
+/*
+ * Memory, the framebuffer, the FPU, the timers and the other CPUs, after
+ * the plan: a fault in any of them is a Bail out! inside the report.
+ */
+static void bring_up(struct runner_header *h)
+{
+	struct acpi_pm_timer pm;
+	char why[160];
+	u64 hpet, mmio[3];
+	u32 rev;
+
+	firmware_tables(&pm, &hpet);
+	mmio[0] = hpet;
+	mmio[1] = madt.lapic_base;
+	/* A memory-mapped console UART must stay mapped under our tables. */
+	mmio[2] = console.uart.present && console.uart.access != UART_IO
+			  ? console.uart.base
+			  : 0;
+	pat_init();
+	if (memory_init(boot, mmio, ARRAY_SIZE(mmio), why, sizeof(why)))
+		bail_out(why);
+	pmem_init(&acpi, &boot->map);
+	if (boot->fb.base && !memory_map_wc(boot->fb.base, boot->fb.size))
+		fbcon_init(&boot->fb);
+	fpu_init();
+	/* XCR0 changed: read the features again so AVX shows as usable. */
+	cpu_detect(&boot_cpu_data);
+	clean_cache_init();
+	tsc_calibrate(hpet, &pm);
+	smp_init(&madt, opt_smp, opt_smp_extra_apic_ids.v,
+		 opt_smp_extra_apic_ids.n, &boot->map);
+	watchdog_init(opt_watchdog);
+
+	if (!read_microcode_rev(&rev))
+		ntb_snprintf(h->ucode, sizeof(h->ucode), "0x%x", rev);
+	h->tsc_khz = tsc_cal.khz;
+	h->tsc_source = tsc_source_name(tsc_cal.source);
+	h->cpus = num_online_cpus();
+}
+
+static const struct runner_platform image_platform = {
+	.checking_build = "the checking image (make ntcheck-image)",
+	.plan_first = true,
+	.early_notes = console_notes,
+	.refuse = refuse,
+	.bring_up = bring_up,
+	.header_words = header_words,
+	.header_lines = header_lines,
+	.options_words = options_words,
+};
+
 void kernel_main(struct boot_info *bi)
 {
 	struct acpi_spcr_info spcr_buf;
-	struct acpi_pm_timer pm;
-	char why[160];
-	const char *bad = NULL;
-	u64 hpet, mmio[3];
 
 	boot = bi;
 	cpu_detect(&boot_cpu_data);
@@ -275,70 +333,8 @@ void kernel_main(struct boot_info *bi)
 	smp_boot_cpu_init();
 	trap_fatal_hook = bail_out;
 
-	kprintf("KTAP version 1\n");
-	if (console.uart_requested && !console.uart.present)
-		kprintf("# console: no UART at %s 0x%llx (from %s); output only "
-			"on the debug port\n",
-			uart_access_name(console.uart.access),
-			console.uart.base, console_source_name(console.source));
-	if (bi->options_bad) {
-		kprintf("1..0\n");
-		bail_out(bi->options_error);
-	}
-	if (!kunit_filter_matches_any(opt_suite, &bad)) {
-		kprintf("1..0\n");
-		kunit_list_suites();
-		if (kunit_word_checking_only(bad))
-			ntb_snprintf(why, sizeof(why),
-				     "suite=%s: '%s' runs only in the checking "
-				     "image (make ntcheck-image)",
-				     opt_suite, bad);
-		else
-			ntb_snprintf(why, sizeof(why),
-				     "suite=%s: no suite matches '%s'",
-				     opt_suite, bad);
-		bail_out(why);
-	}
-	if (!kunit_strategies_valid(opt_suite, opt_strategy, why,
-				    sizeof(why))) {
-		kprintf("1..0\n");
-		kunit_list_suites();
-		bail_out(why);
-	}
-	kprintf("1..%u\n", opt_list ? 0 : kunit_count_selected(opt_suite));
-	kunit_print_left_out();
-
-	firmware_tables(&pm, &hpet);
-	mmio[0] = hpet;
-	mmio[1] = madt.lapic_base;
-	/* A memory-mapped console UART must stay mapped under our tables. */
-	mmio[2] = console.uart.present && console.uart.access != UART_IO
-			  ? console.uart.base
-			  : 0;
-	pat_init();
-	if (memory_init(bi, mmio, ARRAY_SIZE(mmio), why, sizeof(why)))
-		bail_out(why);
-	pmem_init(&acpi, &bi->map);
-	if (bi->fb.base && !memory_map_wc(bi->fb.base, bi->fb.size))
-		fbcon_init(&bi->fb);
-	fpu_init();
-	/* XCR0 changed: read the features again so AVX shows as usable. */
-	cpu_detect(&boot_cpu_data);
-	clean_cache_init();
-	tsc_calibrate(hpet, &pm);
-	smp_init(&madt, opt_smp, opt_smp_extra_apic_ids.v,
-		 opt_smp_extra_apic_ids.n, &bi->map);
-	watchdog_init(opt_watchdog);
-	print_header();
-	options_scale_for_platform();
-
-	if (opt_list) {
-		kunit_list_suites();
-		options_print_help();
-		finish(false);
-	}
-	kunit_run_selected(opt_suite, 1, &totals);
-	finish(false);
+	finish(runner_run(&image_platform,
+			  bi->options_bad ? bi->options_error : NULL));
 }
 
 int plat_numa_node_of(const void *p)

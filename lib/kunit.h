@@ -68,7 +68,7 @@ struct kunit_case {
 /*
  * A timed suite that measures with bench_measure(), not in interleaved
  * rounds: its samples stay in the process that took them, so the hosted
- * runner's worker processes do not run it (tools/host/processes.c).
+ * runner's worker processes do not run it (host/processes.c).
  */
 #define KUNIT_SUITE_ONE_PROCESS 0x20
 

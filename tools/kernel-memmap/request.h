@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The request that the hosted runner (tools/host/kernel_memmap.c) hands
+ * The request that the hosted runner (host/kernel_memmap.c) hands
  * the kernel memmap runner (runner.c) and the answer it gets back: the
  * first bytes of a memory file both map (the runner's fd 3), followed by
  * the memmap window and one byte per pageblock. Both sides are C for

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef NTBOOT_TOOLS_HOST_PLATFORM_LINUX_H
-#define NTBOOT_TOOLS_HOST_PLATFORM_LINUX_H
+#ifndef NTBOOT_HOST_PLATFORM_LINUX_H
+#define NTBOOT_HOST_PLATFORM_LINUX_H
 
 #include "include/types.h"
 

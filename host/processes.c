@@ -34,7 +34,7 @@
 #include "lib/options.h"
 #include "lib/prandom.h"
 #include "lib/printf.h"
-#include "tools/host/processes.h"
+#include "host/processes.h"
 
 /*
  * The checking build (ASan/UBSan) times nothing worth replicating: one

@@ -23,7 +23,7 @@
 #include "arch/x86/tsc.h"
 #include "lib/report_count.h"
 #include "lib/timing.h"
-#include "tools/host/platform_linux.h"
+#include "host/platform_linux.h"
 
 static u64 host_tsc_khz;
 

@@ -8,8 +8,8 @@
  * bench_interleave() and prints the one KTAP stream, whose metric lines
  * and verdicts stand on all N.
  */
-#ifndef NTBOOT_TOOLS_HOST_PROCESSES_H
-#define NTBOOT_TOOLS_HOST_PROCESSES_H
+#ifndef NTBOOT_HOST_PROCESSES_H
+#define NTBOOT_HOST_PROCESSES_H
 
 #include <sched.h>
 
