@@ -82,13 +82,12 @@ static void bring_up(struct runner_header *h)
 	clean_cache_init();
 	host_calibrate_tsc(100);
 	host_read_microcode(sched_getcpu(), h->ucode, sizeof(h->ucode));
-	h->platform = "host";
 	h->tsc_khz = plat_tsc_khz();
 	h->tsc_source = "clock_monotonic";
 	/* Where eff_mhz comes from; "none": the metric lines leave it out. */
-	if (plat_read_active_clock(&eff_cycles, &eff_ns, &h->clock))
-		h->clock = "none";
-	h->cpus = plat_cpu_count();
+	if (plat_read_active_clock(&eff_cycles, &eff_ns, &h->eff_clock))
+		h->eff_clock = "none";
+	h->smp = plat_cpu_count();
 }
 
 static void header_words(void)
@@ -112,6 +111,7 @@ static unsigned int run_workers(unsigned int *nr)
 }
 
 static const struct runner_platform host_platform = {
+	.platform = "host",
 	.checking_build = "a checking build (build/host/ntboot-test)",
 	.list_alone = true,
 	.refuse = refuse,

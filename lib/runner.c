@@ -16,7 +16,6 @@
 #include "version.h"
 
 static struct kunit_totals totals;
-static bool bailed;
 /* Worker processes that ran before this one, and how many failed. */
 static unsigned int nr_workers, workers_failed;
 
@@ -39,6 +38,12 @@ static bool selection_valid(const struct runner_platform *p, char *why,
 	return kunit_strategies_valid(opt_suite, opt_strategy, why, len);
 }
 
+static void list_all(void)
+{
+	kunit_list_suites();
+	options_print_help();
+}
+
 static void print_plan(void)
 {
 	kprintf("1..%u\n", opt_list ? 0 : kunit_count_selected(opt_suite));
@@ -53,11 +58,11 @@ static void print_header(const struct runner_platform *p,
 
 	kprintf("# ntboot %s%s%s cpu=\"%s\" vendor=%s family=%u model=%u "
 		"stepping=%u ucode=%s tsc_khz=%llu tsc_source=%s%s%s smp=%u",
-		NTB_VERSION, h->platform ? " platform=" : "",
-		h->platform ? h->platform : "", c->brand, c->vendor, c->family,
+		NTB_VERSION, p->platform ? " platform=" : "",
+		p->platform ? p->platform : "", c->brand, c->vendor, c->family,
 		c->model, c->stepping, h->ucode, (unsigned long long)h->tsc_khz,
-		h->tsc_source, h->clock ? " eff_clock=" : "",
-		h->clock ? h->clock : "", h->cpus);
+		h->tsc_source, h->eff_clock ? " eff_clock=" : "",
+		h->eff_clock ? h->eff_clock : "", h->smp);
 	p->header_words();
 	kprintf("%s%s\n", opt_runs_id[0] ? " runs_id=" : "", opt_runs_id);
 	build_info_print();
@@ -70,10 +75,34 @@ static void print_header(const struct runner_platform *p,
 	kprintf(" set=\"%s\"\n", set);
 }
 
+/* A KTAP document begun (plan_first) ends with its plan, empty. */
+static void __noreturn refuse(const struct runner_platform *p, const char *why,
+			      bool list)
+{
+	if (p->plan_first)
+		kprintf("1..0\n");
+	p->refuse(why, list);
+}
+
+/* The run's last lines. Returns whether anything failed. */
+static bool finish(void)
+{
+	relaxation_print();
+	report_count_print();
+	if (workers_failed)
+		kprintf("# processes: %u of %u workers failed (their lines "
+			"are above)\n",
+			workers_failed, nr_workers);
+	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
+		totals.failed, totals.skipped);
+	return totals.failed || workers_failed;
+}
+
 bool runner_run(const struct runner_platform *p, const char *options_error)
 {
 	struct runner_header h = {.ucode = "unknown"};
-	char why[160];
+	/* suite= holds up to 255 bytes: room for the word it names. */
+	char why[320];
 
 	if (p->plan_first) {
 		kprintf("KTAP version 1\n");
@@ -81,12 +110,11 @@ bool runner_run(const struct runner_platform *p, const char *options_error)
 			p->early_notes();
 	}
 	if (options_error)
-		p->refuse(options_error, false);
+		refuse(p, options_error, false);
 	if (!selection_valid(p, why, sizeof(why)))
-		p->refuse(why, true);
+		refuse(p, why, true);
 	if (opt_list && p->list_alone) {
-		kunit_list_suites();
-		options_print_help();
+		list_all();
 		return false;
 	}
 	if (p->plan_first)
@@ -101,36 +129,21 @@ bool runner_run(const struct runner_platform *p, const char *options_error)
 	options_scale_for_platform();
 
 	if (opt_list) {
-		kunit_list_suites();
-		options_print_help();
-		return runner_finish();
+		list_all();
+		return finish();
 	}
 	/* Several processes: the workers measure first, this one last. */
 	if (p->run_workers)
 		workers_failed = p->run_workers(&nr_workers);
 	kunit_run_selected(opt_suite, 1, &totals);
-	return runner_finish();
-}
-
-bool runner_finish(void)
-{
-	relaxation_print();
-	report_count_print();
-	if (workers_failed)
-		kprintf("# processes: %u of %u workers failed (their lines "
-			"are above)\n",
-			workers_failed, nr_workers);
-	kprintf("ntboot: %u passed, %u failed, %u skipped\n", totals.passed,
-		totals.failed, totals.skipped);
-	return bailed || totals.failed || workers_failed;
+	return finish();
 }
 
 void runner_bail_out(const char *reason)
 {
 	kprintf("Bail out! %s\n", reason);
 	totals.failed++;
-	bailed = true;
-	runner_finish();
+	finish();
 }
 
 const struct kunit_totals *runner_totals(void)

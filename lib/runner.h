@@ -17,18 +17,19 @@
 
 /* The first header line's words that each platform measures its own way. */
 struct runner_header {
-	/* "platform=" (the hosted runner's "host"); NULL: not printed. */
-	const char *platform;
 	char ucode[24];
 	u64 tsc_khz;
 	const char *tsc_source;
-	/* "eff_clock=", where the active clock comes from; NULL: not printed.
-	 */
-	const char *clock;
-	unsigned int cpus;
+	/* Where the active clock comes from; NULL: no eff_clock= word. */
+	const char *eff_clock;
+	/* The CPUs the suites may use. */
+	unsigned int smp;
 };
 
 struct runner_platform {
+	/* "platform=" of the header (the hosted runner's "host"); NULL: none.
+	 */
+	const char *platform;
 	/*
 	 * Where a suite left out of this build runs, for the refusal that
 	 * names one: "the checking image (make ntcheck-image)".
@@ -51,8 +52,9 @@ struct runner_platform {
 	void (*early_notes)(void);
 	/*
 	 * A bad option or a selection of nothing: @why said the platform's
-	 * way (the image's KTAP "Bail out!", the hosted runner's stderr and
-	 * exit status 2), the suites listed where @list. Never returns.
+	 * way (the image's KTAP "Bail out!" after the runner's empty plan,
+	 * the hosted runner's stderr and exit status 2), the suites listed
+	 * where @list. Never returns.
 	 */
 	void (*refuse)(const char *why, bool list) __noreturn;
 	/*
@@ -80,22 +82,18 @@ struct runner_platform {
 
 /*
  * The run: @options_error, where the options could not be read, refuses
- * it first. Returns whether anything failed, after the summary line.
+ * it first. Returns whether anything failed: after the summary line, or
+ * after the list alone (list_alone).
  */
 bool runner_run(const struct runner_platform *p, const char *options_error);
 
 /*
  * A fault outside any case, or a setup step that cannot go on: KTAP's
- * "Bail out!" with @reason, a failure counted, and the run's last lines
- * (runner_finish()). The platform stops after it.
+ * "Bail out!" with @reason, a failure counted, and the run's last lines:
+ * the relaxations, the counts and the summary line. The platform stops
+ * after it.
  */
 void runner_bail_out(const char *reason);
-
-/*
- * The run's last lines: the relaxations, the counts and the summary line.
- * Returns whether anything failed.
- */
-bool runner_finish(void);
 
 /* The cases' totals so far, for a platform's end-of-run screen. */
 const struct kunit_totals *runner_totals(void);
