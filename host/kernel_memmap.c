@@ -242,7 +242,6 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	fill_request(req, c, pages_off, bits_off);
 	c->pages = (u8 *)c->map + pages_off;
 	c->pageblock_bits = (u8 *)c->map + bits_off;
-	memset(c->pages, c->poison, (size_t)c->nr_pfns * c->page_size);
 	r = spawn_runner(c, path, fd, why, len);
 	close(fd);
 	if (r || answer(c, KMEMMAP_READY, why, len)) {

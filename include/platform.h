@@ -125,9 +125,9 @@ bool plat_can_catch_faults(void);
  * The kernel's own compiled memmap_init_zone_device() on one namespace:
  * the hosted runner runs it in the kernel memmap runner
  * (tools/kernel-memmap/, Debian's 6.12 objects, patched as the kernel's
- * boot patches them), on a memmap window of its own, poisoned with
- * @poison at the start as the model's is and shared with this process,
- * as often as it is asked. The request is the model's namespace; the
+ * boot patches them), on a memmap window of its own, shared with this
+ * process and poisoned by it before each run as the model's is, as often
+ * as it is asked. The request is the model's namespace; the
  * answer says where the runner's memmap is and what it holds.
  */
 struct kernel_memmap_call {
@@ -142,7 +142,6 @@ struct kernel_memmap_call {
 	unsigned long base_pfn, nr_pfns;
 	unsigned int page_size;
 	size_t line_offset;
-	u8 poison;
 	/* one byte per pageblock of @pageblock_pages pfns */
 	unsigned long pageblock_pages, pageblocks_pfn, nr_pageblocks;
 	/*

@@ -293,8 +293,8 @@ void verdict_judge_state(const struct verdict_claim *claim,
 	judge_runs(v, b, rounds, a, rounds);
 }
 
-static const struct verdict_samples *find(const struct verdict_samples *c,
-					  u32 n, const char *name)
+const struct verdict_samples *
+verdict_find_samples(const struct verdict_samples *c, u32 n, const char *name)
 {
 	for (u32 i = 0; name && i < n; i++)
 		if (c[i].name && !strcmp(c[i].name, name))
@@ -322,8 +322,9 @@ unsigned int verdict_feed(const struct verdict_config *where,
 
 		if (!verdict_claim_covers(cl, where))
 			continue;
-		b = find(c, n, cl->before ? cl->before : where->copy_clean);
-		a = find(c, n, cl->after);
+		b = verdict_find_samples(
+			c, n, cl->before ? cl->before : where->copy_clean);
+		a = verdict_find_samples(c, n, cl->after);
 		if (!b || !a)
 			continue;
 		verdict_judge(cl, where, b, a, &out[done++]);
@@ -570,8 +571,8 @@ static void publish_in_states(const struct verdict *v,
 			      const struct verdict_samples **done, u32 *nr_done)
 {
 	static u8 which[MW_MAX_SAMPLES];
-	const struct verdict_samples *b = find(c, n, v->before);
-	const struct verdict_samples *a = find(c, n, v->after);
+	const struct verdict_samples *b = verdict_find_samples(c, n, v->before);
+	const struct verdict_samples *a = verdict_find_samples(c, n, v->after);
 	const struct verdict_samples *by;
 	const struct states *st;
 	char line[512], say[512];
@@ -616,8 +617,8 @@ static void publish_in_states(const struct verdict *v,
 	for (u32 j = 0; j < n; j++)
 		if (c[j].kind != VERDICT_SAMPLES_STRATEGY)
 			print_follows(where, by, &c[j], which, st);
-	print_vs_slow(where, by, find(c, n, v->where.baseline), c, n, which,
-		      st);
+	print_vs_slow(where, by, verdict_find_samples(c, n, v->where.baseline),
+		      c, n, which, st);
 }
 
 void verdict_publish(const struct verdict_config *where,

@@ -729,15 +729,11 @@ static void print_model_over_kernel(const char *config,
 		.what = "the model's slow path over the kernel's own code",
 		.suite = "bench_memmap_init",
 	};
-	const struct verdict_samples *model = NULL, *kernel = NULL;
+	const struct verdict_samples *model, *kernel;
 	struct verdict v;
 
-	for (u32 i = 0; i < nv && slow_name; i++) {
-		if (!strcmp(vs[i].name, slow_name))
-			model = &vs[i];
-		if (!strcmp(vs[i].name, KERNEL_MEMMAP_STRATEGY))
-			kernel = &vs[i];
-	}
+	model = verdict_find_samples(vs, nv, slow_name);
+	kernel = verdict_find_samples(vs, nv, KERNEL_MEMMAP_STRATEGY);
 	if (!model || !kernel)
 		return;
 	verdict_judge(&claim, where, model, kernel, &v);

@@ -81,7 +81,6 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 		.nr_pfns = k->ref.nr_pfns,
 		.page_size = k->ref.layout->size,
 		.line_offset = memmap_line_offset(&k->ref.cfg),
-		.poison = MEMMAP_POISON_DEFAULT,
 		.pageblock_pages = pageblock_nr_pages,
 		.pageblocks_pfn = memmap_pageblocks_pfn(&k->ref),
 		.nr_pageblocks = memmap_nr_pageblocks(&k->ref),
@@ -115,11 +114,11 @@ void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
 	unsigned int size = k->call.page_size;
 
 	if (!pfns)
-		fill(k->call.pages, k->call.poison,
+		fill(k->call.pages, MEMMAP_POISON_DEFAULT,
 		     (size_t)k->call.nr_pfns * size);
 	for (unsigned int i = 0; pfns && i < nr; i++)
 		memset(k->call.pages + (pfns[i] - k->call.base_pfn) * size,
-		       k->call.poison, size);
+		       MEMMAP_POISON_DEFAULT, size);
 	/* no pageblock has all its bits set: 0xff is no value it reads */
 	memset(k->call.pageblock_bits, 0xff, k->call.nr_pageblocks);
 }
