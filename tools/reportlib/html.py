@@ -139,10 +139,6 @@ def problems(logs):
     said = []
     for log in logs:
         said += log.warnings
-        if log.cut_at:
-            said.append(f"The capture of {log.name} stops at line "
-                        f"{log.cut_at}: nothing after it is in the log; "
-                        "the tables hold only the lines before it.")
         if not log.metrics:
             said.append(f"{log.name} holds no '# metric' line: no "
                         "benchmark table or chart comes from it.")

@@ -181,8 +181,6 @@ class Log:
         # The options a word set (the "# options" line's set=), or None
         # for a log from a build that did not print them.
         self.options = None
-        # The line a log that ends mid-line was cut at, else None.
-        self.cut_at = None
 
     def describe(self):
         h = self.header
@@ -230,7 +228,6 @@ def parse_log(text, name, label):
     pending = []        # litmus lines waiting for the result of their case
     lines, cut = whole_lines(text, name)
     if cut:
-        log.cut_at = len(lines) + 1
         log.warnings.append(cut)
     for lineno, raw in enumerate(lines, 1):
         line = CONTROL_RE.sub("", raw).strip()
