@@ -14,7 +14,6 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/lib/clean_cache.h"
 #include "include/platform.h"
-#include "lib/kunit.h"
 #include "lib/options.h"
 #include "lib/printf.h"
 #include "lib/runner.h"
@@ -61,11 +60,9 @@ static int nr_args;
 static char **args;
 
 /* Nothing printed to stdout yet: the reason on stderr, exit status 2. */
-static void __noreturn refuse(const char *why, bool list)
+static void __noreturn refuse(const char *why)
 {
 	fprintf(stderr, "%s: %s\n", prog, why);
-	if (list)
-		kunit_list_suites();
 	exit(2);
 }
 
@@ -76,7 +73,7 @@ static void bring_up(struct runner_header *h)
 	u64 eff_cycles, eff_ns;
 
 	if (processes_plan(why, sizeof(why)))
-		refuse(why, false);
+		refuse(why);
 	pin_to_one_cpu();
 	cpu_detect(&boot_cpu_data);
 	clean_cache_init();

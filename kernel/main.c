@@ -260,10 +260,8 @@ static void console_notes(void)
 }
 
 /* Inside the KTAP document the runner has begun, after its empty plan. */
-static void __noreturn refuse(const char *why, bool list)
+static void __noreturn refuse(const char *why)
 {
-	if (list)
-		kunit_list_suites();
 	bail_out(why);
 }
 

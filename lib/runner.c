@@ -75,13 +75,18 @@ static void print_header(const struct runner_platform *p,
 	kprintf(" set=\"%s\"\n", set);
 }
 
-/* A KTAP document begun (plan_first) ends with its plan, empty. */
+/*
+ * A KTAP document begun (plan_first) ends with its plan, empty; the suites
+ * listed where @list (a selection of nothing), then the platform's refusal.
+ */
 static void __noreturn refuse(const struct runner_platform *p, const char *why,
 			      bool list)
 {
 	if (p->plan_first)
 		kprintf("1..0\n");
-	p->refuse(why, list);
+	if (list)
+		kunit_list_suites();
+	p->refuse(why);
 }
 
 /* The run's last lines. Returns whether anything failed. */

@@ -53,10 +53,10 @@ struct runner_platform {
 	/*
 	 * A bad option or a selection of nothing: @why said the platform's
 	 * way (the image's KTAP "Bail out!" after the runner's empty plan,
-	 * the hosted runner's stderr and exit status 2), the suites listed
-	 * where @list. Never returns.
+	 * the hosted runner's stderr and exit status 2), after the runner
+	 * listed the suites for a selection of nothing. Never returns.
 	 */
-	void (*refuse)(const char *why, bool list) __noreturn;
+	void (*refuse)(const char *why) __noreturn;
 	/*
 	 * The machine made ready to measure, and the first header line's
 	 * words filled in @h. A bring-up that cannot go on stops the run

@@ -153,11 +153,11 @@ struct verdict {
 extern const struct verdict_claim verdict_claims[];
 extern const unsigned int verdict_nr_claims;
 
-/* @cl is about @where's suite and configuration (mode, chunk). */
 /* The samples named @name among @n (NULL: none, or @name NULL). */
 const struct verdict_samples *
 verdict_find_samples(const struct verdict_samples *c, u32 n, const char *name);
 
+/* @cl is about @where's suite and configuration (mode, chunk). */
 bool verdict_claim_covers(const struct verdict_claim *cl,
 			  const struct verdict_config *where);
 

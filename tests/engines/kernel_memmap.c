@@ -119,13 +119,14 @@ void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
 			  void (*fill)(void *dst, u8 byte, size_t n))
 {
 	unsigned int size = k->call.page_size;
+	/* the reference's byte: the two are compared after the run */
+	u8 byte = (u8)k->ref.poison;
 
 	if (!pfns)
-		fill(k->call.pages, MEMMAP_POISON_DEFAULT,
-		     (size_t)k->call.nr_pfns * size);
+		fill(k->call.pages, byte, (size_t)k->call.nr_pfns * size);
 	for (unsigned int i = 0; pfns && i < nr; i++)
 		memset(k->call.pages + (pfns[i] - k->call.base_pfn) * size,
-		       MEMMAP_POISON_DEFAULT, size);
+		       byte, size);
 	/* no pageblock has all its bits set: 0xff is no value it reads */
 	memset(k->call.pageblock_bits, 0xff, k->call.nr_pageblocks);
 }

@@ -33,14 +33,24 @@ def apt_hint(modules):
     return "apt-get install " + " ".join(PACKAGES.get(m, m) for m in modules)
 
 
-def require(tool, *modules):
-    """Each of @modules importable, or @tool (its name for messages) is
-    run again by Debian's python3, or exits 2 naming what to install."""
-    missing = missing_modules(*modules)
+# tools/check's and tools/mutants' exit status for "skipped".
+SKIP = 77
+
+
+def require(tool, *modules, optional=()):
+    """Each of @modules and @optional importable, or @tool (its name for
+    messages) is run again by Debian's python3. Still missing there: one
+    of @modules exits 2 naming what to install; only @optional ones (what
+    the tool checks is not installed) say "TOOL: skip: ..." and exit
+    SKIP."""
+    missing = missing_modules(*modules, *optional)
     if not missing:
         return
     if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON):
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    print(f"{tool}: no {', '.join(missing)} ({apt_hint(missing)})",
-          file=sys.stderr)
-    sys.exit(2)
+    if any(m not in optional for m in missing):
+        print(f"{tool}: no {', '.join(missing)} ({apt_hint(missing)})",
+              file=sys.stderr)
+        sys.exit(2)
+    print(f"{tool}: skip: no {', '.join(missing)} ({apt_hint(missing)})")
+    sys.exit(SKIP)
