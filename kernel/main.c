@@ -231,8 +231,9 @@ static void firmware_tables(struct acpi_pm_timer *pm, u64 *hpet)
 		kprintf("# acpi: SRAT unusable\n");
 	if (srat.truncated)
 		kprintf("# acpi: SRAT entry runs past the table end, or more "
-			"than %u memory ranges; rest ignored\n",
-			ACPI_MAX_MEM_RANGES);
+			"than %u memory ranges or %u proximity domains; rest "
+			"ignored\n",
+			ACPI_MAX_MEM_RANGES, ACPI_MAX_NUMA_NODES);
 	t = acpi_find(&acpi, "FACP");
 	if (t && acpi_parse_fadt_pm_timer(t, pm))
 		kprintf(pm->hw_reduced

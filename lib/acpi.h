@@ -154,6 +154,12 @@ struct acpi_srat_info {
 		u64 base, size;
 		u32 node;
 	} ranges[ACPI_MAX_MEM_RANGES];
+	/*
+	 * Not all of the table was kept: an entry ran past its end, or a
+	 * domain or memory range found no room (the first ones in table
+	 * order are kept; a dropped range's bytes still count in @node_mem,
+	 * its addresses have no node).
+	 */
 	bool truncated;
 };
 

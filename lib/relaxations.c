@@ -5,15 +5,34 @@
 
 static struct relaxation_totals totals;
 
-void relaxation_record(bool allowed, u64 count)
+void relaxation_add(struct relaxation_totals *t, bool allowed, u64 count)
 {
 	if (allowed) {
-		totals.allowed++;
-		totals.allowed_observed += count != 0;
+		t->allowed++;
+		t->allowed_observed += count != 0;
 	} else {
-		totals.forbidden++;
-		totals.forbidden_observed += count != 0;
+		t->forbidden++;
+		t->forbidden_observed += count != 0;
 	}
+}
+
+int relaxation_format(const struct relaxation_totals *t, char *buf, size_t size)
+{
+	if (!t->allowed && !t->forbidden) {
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	return ntb_snprintf(buf, size,
+			    "# relaxations allowed=%u observed=%u "
+			    "forbidden=%u forbidden_observed=%u\n",
+			    t->allowed, t->allowed_observed, t->forbidden,
+			    t->forbidden_observed);
+}
+
+void relaxation_record(bool allowed, u64 count)
+{
+	relaxation_add(&totals, allowed, count);
 }
 
 const struct relaxation_totals *relaxation_totals(void)
@@ -23,15 +42,8 @@ const struct relaxation_totals *relaxation_totals(void)
 
 void relaxation_print(void)
 {
-	if (!totals.allowed && !totals.forbidden)
-		return;
-	kprintf("# relaxations allowed=%u observed=%u forbidden=%u "
-		"forbidden_observed=%u\n",
-		totals.allowed, totals.allowed_observed, totals.forbidden,
-		totals.forbidden_observed);
-}
+	char line[RELAXATION_LINE_MAX];
 
-void relaxation_reset(void)
-{
-	totals = (struct relaxation_totals){0};
+	if (relaxation_format(&totals, line, sizeof(line)))
+		kprintf("%s", line);
 }

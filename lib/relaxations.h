@@ -19,19 +19,24 @@ struct relaxation_totals {
 	unsigned int forbidden_observed; /* ... and it was seen: failures */
 };
 
+/* Room for the line, four 10-digit counts included. */
+#define RELAXATION_LINE_MAX 128
+
 /* One test (or run) ended: its relaxation @allowed or not, seen @count times.
  */
-void relaxation_record(bool allowed, u64 count);
-
-const struct relaxation_totals *relaxation_totals(void);
+void relaxation_add(struct relaxation_totals *t, bool allowed, u64 count);
 
 /*
- * "# relaxations allowed=22 observed=3 forbidden=40 forbidden_observed=0",
- * when anything was recorded.
+ * "# relaxations allowed=22 observed=3 forbidden=40 forbidden_observed=0\n"
+ * into @buf when @t holds anything, else "". Returns the length, as
+ * ntb_snprintf() does.
  */
-void relaxation_print(void);
+int relaxation_format(const struct relaxation_totals *t, char *buf,
+		      size_t size);
 
-/* Forget everything (the tests of this file). */
-void relaxation_reset(void);
+/* The run's own totals: relaxation_add() and relaxation_format() on them. */
+void relaxation_record(bool allowed, u64 count);
+const struct relaxation_totals *relaxation_totals(void);
+void relaxation_print(void);
 
 #endif

@@ -378,6 +378,77 @@ static void acpi_srat_hotplug_and_truncated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.nr_hotplug_ranges, 0);
 }
 
+/*
+ * An SRAT of @nr_enabled memory ranges, 1 GiB each at 2 GiB steps in
+ * domains 0, 1, 2 in turn, with a disabled range after the first (it takes
+ * no room). The CPU entries of a real table are left out: they do not
+ * take the ranges' room.
+ */
+static u8 *srat_of_ranges(struct kunit *test, u32 nr_enabled)
+{
+	u32 len = 48 + 40 * (nr_enabled + 1);
+	u8 *t = kunit_kzalloc(test, len), *p;
+
+	if (!t)
+		return NULL;
+	header(t, "SRAT", len);
+	p = t + 48;
+	for (u32 i = 0; i < nr_enabled + 1; i++, p += 40) {
+		u64 base = (u64)i * (2ull << 30), size = 1ull << 30;
+		u32 domain = i % 3, flags = i != 1;
+
+		p[0] = 1;
+		p[1] = 40;
+		memcpy(p + 2, &domain, 4);
+		memcpy(p + 8, &base, 8);
+		memcpy(p + 16, &size, 8);
+		memcpy(p + 28, &flags, 4);
+	}
+	seal(t);
+	return t;
+}
+
+/*
+ * As many enabled ranges as the reader has room for: all kept, nothing
+ * reported. Two more: the first ACPI_MAX_MEM_RANGES kept in table order,
+ * the table reported truncated, the rest's addresses of no node, and
+ * their bytes still the node's (the memory is there).
+ */
+static void acpi_srat_more_ranges_than_room(struct kunit *test)
+{
+	const u64 gib = 1ull << 30;
+	struct acpi_srat_info *info = kunit_kzalloc(test, sizeof(*info));
+	u8 *t = srat_of_ranges(test, ACPI_MAX_MEM_RANGES);
+	u64 last = (u64)ACPI_MAX_MEM_RANGES * 2 * gib;
+
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_srat((void *)t, info), 0);
+	KUNIT_EXPECT_FALSE(test, info->truncated);
+	KUNIT_EXPECT_EQ(test, info->nr_ranges, ACPI_MAX_MEM_RANGES);
+	KUNIT_EXPECT_EQ(test, info->nr_nodes, 3u);
+	KUNIT_EXPECT_EQ(test, info->ranges[ACPI_MAX_MEM_RANGES - 1].base, last);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(info, last),
+			(int)(ACPI_MAX_MEM_RANGES % 3));
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(info, 2 * gib), -1);
+
+	t = srat_of_ranges(test, ACPI_MAX_MEM_RANGES + 2);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, acpi_parse_srat((void *)t, info), 0);
+	KUNIT_EXPECT_TRUE(test, info->truncated);
+	KUNIT_EXPECT_EQ(test, info->nr_ranges, ACPI_MAX_MEM_RANGES);
+	KUNIT_EXPECT_EQ(test, info->ranges[0].base, 0ull);
+	KUNIT_EXPECT_EQ(test, info->ranges[1].base, 4 * gib);
+	KUNIT_EXPECT_EQ(test, info->ranges[ACPI_MAX_MEM_RANGES - 1].base, last);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(info, last),
+			(int)(ACPI_MAX_MEM_RANGES % 3));
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(info, last + 2 * gib), -1);
+	KUNIT_EXPECT_EQ(test, acpi_srat_node_of(info, last + 4 * gib), -1);
+	KUNIT_EXPECT_EQ(
+		test, info->node_mem[0] + info->node_mem[1] + info->node_mem[2],
+		(u64)(ACPI_MAX_MEM_RANGES + 2) * gib);
+}
+
 /* HW_REDUCED_ACPI (FADT flags bit 20): the PM timer is not there. */
 static void acpi_fadt_hw_reduced(struct kunit *test)
 {
@@ -432,6 +503,7 @@ static const struct kunit_case acpi_cases[] = {
 	KUNIT_CASE(acpi_spcr),
 	KUNIT_CASE(acpi_srat),
 	KUNIT_CASE(acpi_srat_hotplug_and_truncated),
+	KUNIT_CASE(acpi_srat_more_ranges_than_room),
 	KUNIT_CASE(acpi_fadt_hw_reduced),
 	KUNIT_CASE(acpi_good_tables),
 	KUNIT_CASE(acpi_hpet_unaligned_or_io),
