@@ -7,6 +7,7 @@
 #include "lib/acpi.h"
 #include "lib/kunit.h"
 #include "lib/string.h"
+#include "tests/engines/acpi_synth.h"
 
 struct fake_acpi {
 	struct acpi_rsdp rsdp;
@@ -386,24 +387,16 @@ static void acpi_srat_hotplug_and_truncated(struct kunit *test)
  */
 static u8 *srat_of_ranges(struct kunit *test, u32 nr_enabled)
 {
-	u32 len = 48 + 40 * (nr_enabled + 1);
-	u8 *t = kunit_kzalloc(test, len), *p;
+	u32 len = 48 + SRAT_MEM_LEN * (nr_enabled + 1);
+	u8 *t = kunit_kzalloc(test, len);
 
 	if (!t)
 		return NULL;
 	header(t, "SRAT", len);
-	p = t + 48;
-	for (u32 i = 0; i < nr_enabled + 1; i++, p += 40) {
-		u64 base = (u64)i * (2ull << 30), size = 1ull << 30;
-		u32 domain = i % 3, flags = i != 1;
-
-		p[0] = 1;
-		p[1] = 40;
-		memcpy(p + 2, &domain, 4);
-		memcpy(p + 8, &base, 8);
-		memcpy(p + 16, &size, 8);
-		memcpy(p + 28, &flags, 4);
-	}
+	for (u32 i = 0; i < nr_enabled + 1; i++)
+		synth_srat_mem(t + 48 + SRAT_MEM_LEN * i, i % 3,
+			       (u64)i * (2ull << 30), 1ull << 30,
+			       i == 1 ? 0 : SRAT_MEM_ENABLED);
 	seal(t);
 	return t;
 }

@@ -16,11 +16,11 @@
 #include "lib/machine_options.h"
 #include "lib/string.h"
 #include "lib/work_split.h"
+#include "tests/engines/acpi_synth.h"
 
 #define MADT_LAPIC_LEN 8
 #define MADT_X2APIC_LEN 16
 #define SRAT_X2APIC_LEN 24
-#define SRAT_MEM_LEN 40
 
 /* APIC ID of logical CPU @i: 2 threads, then 64-ID blocks per 48 cores. */
 static u32 synth_apic_id(u32 i)
@@ -115,18 +115,12 @@ static bool build_srat(struct kunit *test, struct synth *t, u32 nr, u32 nodes)
 		memcpy(e + 12, &flags, 4);
 	}
 	for (u32 n = 0; n < nodes; n++) {
-		u64 base = (u64)n << 30, len = 1ull << 30;
-		u32 flags = 1;
 		u8 *e = synth_grow(test, t, SRAT_MEM_LEN);
 
 		if (!e)
 			return false;
-		e[0] = 1;
-		e[1] = SRAT_MEM_LEN;
-		memcpy(e + 2, &n, 4);
-		memcpy(e + 8, &base, 8);
-		memcpy(e + 16, &len, 8);
-		memcpy(e + 28, &flags, 4);
+		synth_srat_mem(e, n, (u64)n << 30, 1ull << 30,
+			       SRAT_MEM_ENABLED);
 	}
 	synth_done(t);
 	return true;
