@@ -33,7 +33,8 @@ def apt_hint(modules):
     return "apt-get install " + " ".join(PACKAGES.get(m, m) for m in modules)
 
 
-# tools/check's and tools/mutants' exit status for "skipped".
+# The exit status for "skipped" that tools/check reads (with the tool's
+# "NAME: skip: WHY" line).
 SKIP = 77
 
 
