@@ -118,13 +118,16 @@ $(LITMUS_GEN): tests/litmus.tests tools/tso-enum
 # The tables of a fact that has a manifest (manifest/*.yaml) come from it
 # (tools/manifest; docs/manifest.md).
 MANIFEST_TOOL := tools/manifest tools/reportlib/manifest.py
-MANIFEST_GEN := $(B)/gen/verdict_claims.h $(B)/gen/page_layouts.h \
+MANIFEST_GEN := $(B)/gen/verdict_claims.h $(B)/gen/verdict_words.h \
+	$(B)/gen/page_layouts.h \
 	$(B)/gen/memmap_strategy_list.h
 $(B)/gen/verdict_claims.h.stamp: TABLE := claims
+$(B)/gen/verdict_words.h.stamp: TABLE := verdicts
 $(B)/gen/page_layouts.h.stamp: TABLE := layouts
 $(B)/gen/memmap_strategy_list.h.stamp: TABLE := strategies
 # (a claim names strategies; the strategies' layouts are the layouts' ids)
 $(B)/gen/verdict_claims.h.stamp: manifest/claims.yaml manifest/strategies.yaml
+$(B)/gen/verdict_words.h.stamp: manifest/verdicts.yaml
 $(B)/gen/page_layouts.h.stamp: manifest/layouts.yaml
 $(B)/gen/memmap_strategy_list.h.stamp: manifest/strategies.yaml \
 	manifest/layouts.yaml

@@ -61,18 +61,22 @@ static void build_failed(const struct summary_screen_in *in)
 		s->more += in->failed - in->nr_failed_names;
 }
 
-static u8 verdict_kind(enum verdict_word w)
+static u8 verdict_kind(const struct verdict *v)
 {
-	switch (w) {
+	/* One process or boot cannot say what the next one would. */
+	bool replicated = v->scope == VERDICT_SCOPE_PROCESSES;
+
+	switch (v->word) {
 	case VERDICT_CONFIRMED:
-		return SUMMARY_PASS;
+	case VERDICT_BEYOND:
+	case VERDICT_FASTER:
+		return replicated ? SUMMARY_PASS : SUMMARY_SKIP;
 	case VERDICT_REVERSED:
-		return SUMMARY_FAIL;
+		return replicated ? SUMMARY_FAIL : SUMMARY_SKIP;
+	/* A speed-up, but not the posted one. */
+	case VERDICT_SHORT:
 	case VERDICT_NOT_CONFIRMED:
 	case VERDICT_SPLIT:
-	/* One process or boot cannot say what the next one would. */
-	case VERDICT_SEEN:
-	case VERDICT_SEEN_REVERSED:
 		return SUMMARY_SKIP;
 	default:
 		return SUMMARY_DIM;
@@ -100,7 +104,7 @@ static void build_verdicts(const struct summary_screen_in *in)
 			add(s, SUMMARY_DIM, false, "  \"%s\"", subject);
 		}
 		verdict_format_short(row, sizeof(row), v);
-		add(s, verdict_kind(v->word), true, "   %s", row);
+		add(s, verdict_kind(v), true, "   %s", row);
 	}
 	s->more += in->dropped_verdicts;
 }

@@ -39,33 +39,107 @@ const char *verdict_scope_name(enum verdict_scope s)
 	}
 }
 
+/* Each word in each scope: generated from manifest/verdicts.yaml. */
+static const char *const verdict_words[VERDICT_NR_WORDS][VERDICT_NR_SCOPES] = {
+#include "verdict_words.h"
+};
+
 const char *verdict_word_name(const struct verdict *v)
 {
-	bool boot = v->scope == VERDICT_SCOPE_ONE_BOOT;
-	bool rounds = v->scope == VERDICT_SCOPE_ROUNDS;
+	const char *w = NULL;
 
-	switch (v->word) {
-	case VERDICT_CONFIRMED:
-		return "confirmed";
-	case VERDICT_NOT_CONFIRMED:
-		return "not confirmed";
-	case VERDICT_REVERSED:
-		return "reversed on this CPU";
-	case VERDICT_SPLIT:
-		return "split between processes";
-	case VERDICT_SEEN:
-		return rounds ? "seen in one state's rounds"
-		       : boot ? "seen in one boot"
-			      : "seen in one process";
-	case VERDICT_SEEN_REVERSED:
-		return rounds ? "seen reversed in one state's rounds"
-		       : boot ? "seen reversed in one boot"
-			      : "seen reversed in one process";
-	case VERDICT_TOO_FEW:
-		return "too few rounds in this state";
+	if (v->word < VERDICT_NR_WORDS && v->scope < VERDICT_NR_SCOPES)
+		w = verdict_words[v->word][v->scope];
+	return w ? w : "untested";
+}
+
+const char *verdict_vs_posted_name(enum verdict_vs_posted p)
+{
+	switch (p) {
+	case VERDICT_VS_POSTED_WITHIN:
+		return "within";
+	case VERDICT_VS_POSTED_BEYOND:
+		return "beyond";
+	case VERDICT_VS_POSTED_SHORT:
+		return "short";
+	default:
+		return "-";
+	}
+}
+
+enum verdict_vs_posted verdict_vs_posted(const struct verdict_claim *claim,
+					 bool has_ci, u64 lo, u64 hi)
+{
+	u64 r;
+
+	if (!has_ci || !claim->posted_num || !claim->posted_den)
+		return VERDICT_VS_POSTED_NONE;
+	/*
+	 * R against the interval exactly, in whole numbers: lo <= R is
+	 * lo * den <= num * VERDICT_SCALE (the posted figures are a few
+	 * digits each; the products stay far below 2^64).
+	 */
+	r = claim->posted_num * VERDICT_SCALE;
+	if (lo * claim->posted_den > r)
+		return VERDICT_VS_POSTED_BEYOND;
+	if (hi * claim->posted_den < r)
+		return VERDICT_VS_POSTED_SHORT;
+	return VERDICT_VS_POSTED_WITHIN;
+}
+
+/* Where the claim's posted speed-up lies against @v's interval. */
+static void judge_size(struct verdict *v)
+{
+	v->vs_posted =
+		verdict_vs_posted(v->claim, v->has_ci, v->ci_lo, v->ci_hi);
+}
+
+/* The word of a significant speed-up: its size against the posted one. */
+static enum verdict_word faster_word(const struct verdict *v)
+{
+	switch (v->vs_posted) {
+	case VERDICT_VS_POSTED_WITHIN:
+		return VERDICT_CONFIRMED;
+	case VERDICT_VS_POSTED_BEYOND:
+		return VERDICT_BEYOND;
+	case VERDICT_VS_POSTED_SHORT:
+		return VERDICT_SHORT;
+	default:
+		return VERDICT_FASTER;
+	}
+}
+
+enum verdict_band verdict_in_band(const struct verdict *v, u64 band_lo,
+				  u64 band_hi)
+{
+	if (!v->has_ci)
+		return VERDICT_BAND_UNTESTED;
+	if (v->ci_lo >= band_lo && v->ci_hi <= band_hi)
+		return VERDICT_BAND_YES;
+	if (v->ci_hi < band_lo || v->ci_lo > band_hi)
+		return VERDICT_BAND_NO;
+	return VERDICT_BAND_UNSURE;
+}
+
+const char *verdict_band_name(enum verdict_band b)
+{
+	switch (b) {
+	case VERDICT_BAND_YES:
+		return "yes";
+	case VERDICT_BAND_NO:
+		return "no";
+	case VERDICT_BAND_UNSURE:
+		return "unsure";
 	default:
 		return "untested";
 	}
+}
+
+int verdict_no_interval_reason(char *buf, size_t len, const struct verdict *v)
+{
+	if (v->scope == VERDICT_SCOPE_PROCESSES)
+		return ntb_snprintf(buf, len, "processes=%u", v->processes);
+	return ntb_snprintf(buf, len, "runs=%u+%u", v->n_before, v->n_after);
 }
 
 static u32 copy_sorted(u64 *dst, const u64 *src, u32 n)
@@ -91,13 +165,14 @@ static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
 	/* The speed-up's pairwise ratios before_i / after_j. */
 	v->has_ci = mw_ratio_interval(b, nb, a, na, VERDICT_ALPHA_PPB, t.exact,
 				      VERDICT_SCALE, &v->ci_lo, &v->ci_hi);
+	judge_size(v);
 	if (!t.significant) {
 		v->word = VERDICT_NOT_CONFIRMED;
 		return;
 	}
 	/* Every claim is of a speed-up: the after side is faster. */
-	v->word = v->after_ns < v->before_ns ? VERDICT_SEEN
-					     : VERDICT_SEEN_REVERSED;
+	v->word =
+		v->after_ns < v->before_ns ? faster_word(v) : VERDICT_REVERSED;
 }
 
 /*
@@ -193,9 +268,10 @@ static void judge_processes(struct verdict *v,
 	v->has_ci = ci;
 	v->ci_lo = ci ? ci_lo : 0;
 	v->ci_hi = ci ? ci_hi : 0;
+	judge_size(v);
 	/* The direction the test found, not a median's. */
 	if (t.significant)
-		v->word = t.up ? VERDICT_CONFIRMED : VERDICT_REVERSED;
+		v->word = t.up ? faster_word(v) : VERDICT_REVERSED;
 	else if (lo < VERDICT_SCALE && hi > VERDICT_SCALE)
 		v->word = VERDICT_SPLIT;
 	else
@@ -387,10 +463,12 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		"# %s claim=\"%s\" what=\"%s\" before=%s "
 		"after=%s %s%s posted=%s before_ns=%llu "
 		"after_ns=%llu speedup=%s %s measured_over_posted=%s "
-		"p=%s scope=%s processes=%u n=%u+%u test=%s verdict=\"%s\"",
+		"vs_posted=%s p=%s scope=%s processes=%u n=%u+%u test=%s "
+		"verdict=\"%s\"",
 		v->state ? "state-verdict" : "verdict", cl->subject, cl->what,
 		v->before, v->after, where, state, posted, v->before_ns,
-		v->after_ns, x3(v->speedup), ci, over_posted(v, 3), p,
+		v->after_ns, x3(v->speedup), ci, over_posted(v, 3),
+		verdict_vs_posted_name(v->vs_posted), p,
 		verdict_scope_name(v->scope), v->processes, v->n_before,
 		v->n_after,
 		!v->tested			      ? "-"

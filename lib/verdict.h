@@ -13,24 +13,32 @@
  *     processes=), and the process is the unit: one speed-up per process
  *     from its two medians, Wilcoxon's signed-rank test on them
  *     (lib/signed_rank.h):
- *       confirmed               significant (p < 0.05), the claimed way
- *       reversed on this CPU    significant, the other way
- *       split between processes not significant, and the processes'
- *                               speed-ups lie on both sides of 1
- *       not confirmed           not significant otherwise
- *       untested                fewer than 6 processes
+ *       faster (the words below)   significant (p < 0.05), the
+ *                                  claimed way
+ *       reversed on this CPU       significant, the other way
+ *       split between processes    not significant, and the processes'
+ *                                  speed-ups lie on both sides of 1
+ *       not confirmed              not significant otherwise
+ *       untested                   fewer than 6 processes
  *   rounds: the rounds of one machine state (below) from too few
  *     processes for the test above: the Mann-Whitney test on the runs,
- *     and at most "seen in one state's rounds" (or "seen reversed ...");
+ *     and at most "seen ... in one state's rounds";
  *   one-process, one-boot: the runs of one process or boot, which cannot
  *     show how far the next process or boot would differ; the
  *     Mann-Whitney test of lib/mannwhitney.h on the runs, and at most
- *       seen in one process/boot           significant, the claimed way
- *       seen reversed in one process/boot  significant, the other way
- *       not confirmed, untested            (fewer than 5 runs a side)
+ *     "seen ... in one process" (or boot).
  *
- * and printed as a "# verdict ..." line; the verdicts are kept for the
- * end-of-run screen.
+ * Where the after side is significantly faster, the word judges the
+ * claim's size: where the posted speed-up R lies against the interval
+ * [lo, hi] measured here. confirmed (lo <= R <= hi), beyond the posted
+ * (R < lo), faster, short of the posted (hi < R), or faster where
+ * nothing was posted or there is no interval; in one process "seen in
+ * one process", "seen beyond the posted in one process", and so on.
+ * manifest/verdicts.yaml lists every word of every scope.
+ *
+ * Each verdict is printed as a "# verdict ..." line (vs_posted= says
+ * where R lies against the interval, whatever the word); the verdicts are
+ * kept for the end-of-run screen.
  *
  * Where a contender's runs fall into separate states (lib/states.h), a
  * "# state ..." line names each, and a claim with a side in states is
@@ -60,15 +68,31 @@
 /* The fewest rounds a state is judged on (5 a side: the runs' test). */
 #define VERDICT_STATE_MIN_ROUNDS 6
 
+/*
+ * What a verdict found; its word in each scope is manifest/verdicts.yaml's
+ * (verdict_word_name()), in this order. Where the after side is found
+ * faster, the word says where the posted speed-up R lies against the
+ * measured interval [lo, hi] (enum verdict_vs_posted).
+ */
 enum verdict_word {
-	VERDICT_CONFIRMED,
-	VERDICT_NOT_CONFIRMED,
-	VERDICT_REVERSED,
-	VERDICT_UNTESTED,
+	VERDICT_CONFIRMED,     /* faster, lo <= R <= hi */
+	VERDICT_BEYOND,	       /* faster, R < lo: faster than posted */
+	VERDICT_SHORT,	       /* faster, hi < R: short of the posted */
+	VERDICT_FASTER,	       /* faster, no R or no interval: no size */
+	VERDICT_REVERSED,      /* slower */
 	VERDICT_SPLIT,	       /* processes disagree on the direction */
-	VERDICT_SEEN,	       /* one process or boot: the claimed way */
-	VERDICT_SEEN_REVERSED, /* one process or boot: the other way */
-	VERDICT_TOO_FEW,       /* a state of too few rounds to judge */
+	VERDICT_NOT_CONFIRMED, /* not significant */
+	VERDICT_UNTESTED,
+	VERDICT_TOO_FEW, /* a state of too few rounds to judge */
+	VERDICT_NR_WORDS
+};
+
+/* Where the posted speed-up R lies against the measured interval. */
+enum verdict_vs_posted {
+	VERDICT_VS_POSTED_NONE,	  /* no R, or no interval: "-" */
+	VERDICT_VS_POSTED_WITHIN, /* lo <= R <= hi */
+	VERDICT_VS_POSTED_BEYOND, /* R < lo: measured beyond the posted */
+	VERDICT_VS_POSTED_SHORT,  /* hi < R: measured short of it */
 };
 
 enum verdict_scope {
@@ -76,6 +100,7 @@ enum verdict_scope {
 	VERDICT_SCOPE_ONE_PROCESS,
 	VERDICT_SCOPE_ONE_BOOT,
 	VERDICT_SCOPE_ROUNDS, /* one state's rounds, too few processes */
+	VERDICT_NR_SCOPES
 };
 
 struct verdict_claim {
@@ -141,6 +166,7 @@ struct verdict {
 	bool tested;
 	u64 p_ppb;
 	bool exact;
+	enum verdict_vs_posted vs_posted;
 	enum verdict_word word;
 	/*
 	 * In one state of @by's runs: state 1..nr_states (fastest first),
@@ -164,6 +190,39 @@ bool verdict_claim_covers(const struct verdict_claim *cl,
 /* The verdict's word, as its line prints it. */
 const char *verdict_word_name(const struct verdict *v);
 const char *verdict_scope_name(enum verdict_scope s);
+/* within, beyond, short or "-" */
+const char *verdict_vs_posted_name(enum verdict_vs_posted p);
+
+/*
+ * Where @claim's posted speed-up lies against the interval [@lo, @hi]
+ * (VERDICT_SCALE); VERDICT_VS_POSTED_NONE where it posts none or @has_ci
+ * is false.
+ */
+enum verdict_vs_posted verdict_vs_posted(const struct verdict_claim *claim,
+					 bool has_ci, u64 lo, u64 hi);
+
+/*
+ * Whether a ratio lies in a band [@band_lo, @band_hi] (VERDICT_SCALE),
+ * judged from its interval only: yes (the interval inside the band), no
+ * (wholly outside), unsure (across an edge), untested (no interval: an
+ * estimate alone says nothing of where the ratio lies).
+ */
+enum verdict_band {
+	VERDICT_BAND_UNTESTED,
+	VERDICT_BAND_YES,
+	VERDICT_BAND_NO,
+	VERDICT_BAND_UNSURE,
+};
+
+enum verdict_band verdict_in_band(const struct verdict *v, u64 band_lo,
+				  u64 band_hi);
+const char *verdict_band_name(enum verdict_band b);
+
+/*
+ * Why @v has no interval, as a line's reason= says it ("processes=3",
+ * "runs=3+3"), into @buf.
+ */
+int verdict_no_interval_reason(char *buf, size_t len, const struct verdict *v);
 
 /*
  * Judge @before against @after (runs 2..N of each process) for @claim at

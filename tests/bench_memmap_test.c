@@ -698,23 +698,6 @@ static unsigned int add_kernel(struct kunit *test, struct kernel_memmap *k,
 #define MODEL_OVER_KERNEL_HI 1030000ull
 
 /*
- * Is the model's cost over the kernel's inside the band: "yes" (its
- * interval, or its estimate where it has none, lies inside), "no"
- * (outside) or "unsure" (the interval crosses an edge).
- */
-static const char *in_band(const struct verdict *v)
-{
-	u64 lo = v->has_ci ? v->ci_lo : v->speedup;
-	u64 hi = v->has_ci ? v->ci_hi : v->speedup;
-
-	if (lo >= MODEL_OVER_KERNEL_LO && hi <= MODEL_OVER_KERNEL_HI)
-		return "yes";
-	if (hi < MODEL_OVER_KERNEL_LO || lo > MODEL_OVER_KERNEL_HI)
-		return "no";
-	return "unsure";
-}
-
-/*
  * How far the model's cost is from the kernel's in one configuration:
  * the model's slow path (@slow_name) over the kernel's own code, judged
  * as a claim's two sides are (verdict_judge(): over processes where
@@ -730,6 +713,8 @@ static void print_model_over_kernel(const char *config,
 		.suite = "bench_memmap_init",
 	};
 	const struct verdict_samples *model, *kernel;
+	enum verdict_band band;
+	char why[40] = "";
 	struct verdict v;
 
 	model = verdict_find_samples(vs, nv, slow_name);
@@ -740,10 +725,16 @@ static void print_model_over_kernel(const char *config,
 	/* runs=1: no run after the cold one to judge */
 	if (!v.n_before || !v.n_after)
 		return;
+	/* In the band only by an interval: an estimate alone says nothing. */
+	band = verdict_in_band(&v, MODEL_OVER_KERNEL_LO, MODEL_OVER_KERNEL_HI);
+	if (band == VERDICT_BAND_UNTESTED) {
+		memcpy(why, " reason=", 8);
+		verdict_no_interval_reason(why + 8, sizeof(why) - 8, &v);
+	}
 	kunit_diag("# model_over_kernel suite=bench_memmap_init %s "
 		   "model=%s model_kernel=%s model_ns=%llu kernel_ns=%llu "
 		   "model_over_kernel=%s ci_low=%s ci_high=%s scope=%s "
-		   "processes=%u band=%s..%s in_band=%s\n",
+		   "processes=%u band=%s..%s in_band=%s%s\n",
 		   config, slow_name, model_kernel_name(opt_kernel),
 		   v.before_ns, v.after_ns,
 		   bench_fixed(v.speedup, VERDICT_SCALE, 3),
@@ -752,7 +743,7 @@ static void print_model_over_kernel(const char *config,
 		   verdict_scope_name(v.scope), max(v.processes, 1u),
 		   bench_fixed(MODEL_OVER_KERNEL_LO, VERDICT_SCALE, 3),
 		   bench_fixed(MODEL_OVER_KERNEL_HI, VERDICT_SCALE, 3),
-		   in_band(&v));
+		   verdict_band_name(band), why);
 }
 
 /*

@@ -147,7 +147,7 @@ static void verdict_processes_planted_offset(struct kunit *test)
 	verdict_judge(headline(), &fsdax, &sb, &sa, &v);
 	KUNIT_EXPECT_TRUE(test, v.tested);
 	KUNIT_EXPECT_LT(test, v.p_ppb, ALPHA);
-	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SEEN);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SHORT);
 
 	/* By process: five up, the largest down; not significant. */
 	sb.processes = sa.processes = 6;
@@ -193,30 +193,42 @@ static void verdict_processes_a_a(struct kunit *test)
 		fill(x, 6, base, &state, 5);
 		fill(y, 6, base, &state, 5);
 		verdict_judge(headline(), &fsdax, &sx, &sy, &v);
-		claimed += v.word == VERDICT_CONFIRMED ||
-			   v.word == VERDICT_REVERSED;
+		claimed +=
+			v.word == VERDICT_CONFIRMED ||
+			v.word == VERDICT_BEYOND || v.word == VERDICT_SHORT ||
+			v.word == VERDICT_FASTER || v.word == VERDICT_REVERSED;
 	}
 	KUNIT_EXPECT_LE(test, claimed, 15);
 }
 
-static void verdict_processes_planted_slowdown(struct kunit *test)
+/*
+ * Eight processes up to 30% apart, the before side @b 10% slower than the
+ * after side @a in each.
+ */
+static void plant_slowdown(u64 *b, u64 *a)
 {
-	static u64 b[MAX_PROCS * RUNS], a[MAX_PROCS * RUNS];
-	static struct verdict v;
 	u64 base[MAX_PROCS], slower[MAX_PROCS], state = 0x10;
-	struct verdict_samples sb = {"slow", b, 8 * RUNS, 8};
-	struct verdict_samples sa = {"tmpl_nt_fixed", a, 8 * RUNS, 8};
 
-	/* Processes up to 30% apart; the before side 10% slower in each. */
 	for (u32 p = 0; p < 8; p++) {
 		base[p] = 70000000 + prandom_u64(&state) % 60000000;
 		slower[p] = base[p] * 11 / 10;
 	}
 	fill(b, 8, slower, &state, 3);
 	fill(a, 8, base, &state, 3);
+}
+
+static void verdict_processes_planted_slowdown(struct kunit *test)
+{
+	static u64 b[MAX_PROCS * RUNS], a[MAX_PROCS * RUNS];
+	static struct verdict v;
+	struct verdict_samples sb = {"slow", b, 8 * RUNS, 8};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, 8 * RUNS, 8};
+
+	plant_slowdown(b, a);
 	verdict_judge(headline(), &fsdax, &sb, &sa, &v);
 	KUNIT_EXPECT_EQ(test, v.scope, VERDICT_SCOPE_PROCESSES);
-	KUNIT_EXPECT_EQ(test, v.word, VERDICT_CONFIRMED);
+	/* 1.1x against the headline's posted 2.52x */
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SHORT);
 	/* All eight up: 2 of 256 patterns. */
 	KUNIT_EXPECT_EQ(test, v.p_ppb, 7812500);
 	KUNIT_EXPECT_TRUE(test, v.has_ci && v.ci_lo > S && v.ci_lo < 1100000 &&
@@ -256,9 +268,113 @@ static void verdict_processes_direction_of_the_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v.scope, VERDICT_SCOPE_PROCESSES);
 	KUNIT_EXPECT_TRUE(test, v.tested);
 	KUNIT_EXPECT_LT(test, v.p_ppb, ALPHA);
-	KUNIT_EXPECT_EQ(test, v.word, VERDICT_CONFIRMED);
+	/* The direction is up, its size short of a posted 2.52x. */
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SHORT);
 	KUNIT_EXPECT_GT(test, v.speedup, S);
 	KUNIT_EXPECT_TRUE(test, v.has_ci && v.ci_lo > S);
+}
+
+/*
+ * The claim's size: a planted 1.1x speed-up in eight processes, its
+ * interval around 1.1, judged against claims that post 1.1x (within),
+ * 1.0x (below the interval: beyond the posted), 3.0x (above it: short
+ * of the posted) and nothing (faster, no size). The same runs in one
+ * process say the same sizes, "seen" there.
+ */
+static void verdict_processes_claim_size(struct kunit *test)
+{
+	static u64 b[MAX_PROCS * RUNS], a[MAX_PROCS * RUNS];
+	static struct verdict v;
+	static char line[512];
+	static const struct {
+		u64 num, den;
+		enum verdict_word word;
+		const char *processes, *one;
+	} cases[] = {
+		{11, 10, VERDICT_CONFIRMED, "confirmed", "seen in one process"},
+		{1, 1, VERDICT_BEYOND, "beyond the posted",
+		 "seen beyond the posted in one process"},
+		{3, 1, VERDICT_SHORT, "faster, short of the posted",
+		 "seen faster, short of the posted in one process"},
+		{0, 0, VERDICT_FASTER, "faster", "seen faster in one process"},
+	};
+	struct verdict_samples sb = {"slow", b, 8 * RUNS, 8};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, 8 * RUNS, 8};
+
+	plant_slowdown(b, a);
+	for (u32 i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct verdict_claim claim = *headline();
+
+		claim.posted_num = cases[i].num;
+		claim.posted_den = cases[i].den;
+		sb.processes = sa.processes = 8;
+		verdict_judge(&claim, &fsdax, &sb, &sa, &v);
+		KUNIT_ASSERT_TRUE(test, v.has_ci);
+		/* The estimate is not the posted 1.1 itself: the interval is */
+		KUNIT_EXPECT_NE(test, v.speedup, 1100000);
+		KUNIT_EXPECT_TRUE(test, v.ci_lo > S && v.ci_lo < 1100000 &&
+						v.ci_hi > 1100000 &&
+						v.ci_hi < 3 * S);
+		KUNIT_EXPECT_EQ(test, v.word, cases[i].word);
+		KUNIT_EXPECT_STREQ(test, verdict_word_name(&v),
+				   cases[i].processes);
+		verdict_format(line, sizeof(line), &v);
+		KUNIT_EXPECT_TRUE(test,
+				  strstr(line, cases[i].processes) != NULL);
+
+		sb.processes = sa.processes = 1;
+		verdict_judge(&claim, &fsdax, &sb, &sa, &v);
+		KUNIT_ASSERT_TRUE(test, v.has_ci);
+		KUNIT_EXPECT_TRUE(test, v.ci_lo > S && v.ci_lo < 1100000 &&
+						v.ci_hi > 1100000 &&
+						v.ci_hi < 3 * S);
+		KUNIT_EXPECT_EQ(test, v.word, cases[i].word);
+		KUNIT_EXPECT_STREQ(test, verdict_word_name(&v), cases[i].one);
+	}
+}
+
+/* R against the interval at its edges: an edge is inside. */
+static void verdict_vs_posted_edges(struct kunit *test)
+{
+	struct verdict_claim claim = {.posted_num = 11, .posted_den = 10};
+
+	KUNIT_EXPECT_EQ(test, verdict_vs_posted(&claim, true, 1100000, 1200000),
+			VERDICT_VS_POSTED_WITHIN);
+	KUNIT_EXPECT_EQ(test, verdict_vs_posted(&claim, true, 1000000, 1100000),
+			VERDICT_VS_POSTED_WITHIN);
+	KUNIT_EXPECT_EQ(test, verdict_vs_posted(&claim, true, 1100001, 1200000),
+			VERDICT_VS_POSTED_BEYOND);
+	KUNIT_EXPECT_EQ(test, verdict_vs_posted(&claim, true, 1000000, 1099999),
+			VERDICT_VS_POSTED_SHORT);
+	KUNIT_EXPECT_EQ(test,
+			verdict_vs_posted(&claim, false, 1000000, 1200000),
+			VERDICT_VS_POSTED_NONE);
+	claim.posted_num = claim.posted_den = 0;
+	KUNIT_EXPECT_EQ(test, verdict_vs_posted(&claim, true, 1000000, 1200000),
+			VERDICT_VS_POSTED_NONE);
+	KUNIT_EXPECT_STREQ(test,
+			   verdict_vs_posted_name(VERDICT_VS_POSTED_BEYOND),
+			   "beyond");
+	KUNIT_EXPECT_STREQ(
+		test, verdict_vs_posted_name(VERDICT_VS_POSTED_SHORT), "short");
+}
+
+/* Every word of every scope is named: the manifest's table is whole. */
+static void verdict_words_named(struct kunit *test)
+{
+	struct verdict v = {0};
+
+	for (u32 w = 0; w < VERDICT_NR_WORDS; w++)
+		for (u32 s = 0; s < VERDICT_NR_SCOPES; s++) {
+			v.word = w;
+			v.scope = s;
+			KUNIT_EXPECT_TRUE(test, verdict_word_name(&v)[0] != 0);
+			/* "untested" only for the word untested */
+			if (w != VERDICT_UNTESTED)
+				KUNIT_EXPECT_TRUE(test,
+						  strcmp(verdict_word_name(&v),
+							 "untested"));
+		}
 }
 
 /* A median of 0 ns timed nothing: untested, not the largest slowdown. */
@@ -283,6 +399,9 @@ static const struct kunit_case verdict_processes_cases[] = {
 	KUNIT_CASE(verdict_processes_planted_slowdown),
 	KUNIT_CASE(verdict_processes_direction_of_the_test),
 	KUNIT_CASE(verdict_processes_zero_median),
+	KUNIT_CASE(verdict_processes_claim_size),
+	KUNIT_CASE(verdict_vs_posted_edges),
+	KUNIT_CASE(verdict_words_named),
 };
 
 KUNIT_SUITE_DEFINE(verdict_processes_suite, "verdict_processes",

@@ -175,8 +175,12 @@ static void verdict_words(struct kunit *test)
 	c = by_claim(v, n, "slow", NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_STREQ(test, c->after, "tmpl_nt_fixed");
-	/* Five runs of one process: seen, never confirmed. */
-	KUNIT_EXPECT_EQ(test, c->word, VERDICT_SEEN);
+	/*
+	 * Five runs of one process: seen, never confirmed; 2.16x
+	 * [1.96, 2.35] against a posted 2.52x: short of the posted.
+	 */
+	KUNIT_EXPECT_EQ(test, c->word, VERDICT_SHORT);
+	KUNIT_EXPECT_EQ(test, c->vs_posted, VERDICT_VS_POSTED_SHORT);
 	/* Medians 220 and 102; the interval as worked out above. */
 	KUNIT_EXPECT_EQ(test, c->speedup, 2156862);
 	KUNIT_EXPECT_TRUE(test, c->has_ci);
@@ -191,12 +195,13 @@ static void verdict_words(struct kunit *test)
 		"before=slow after=tmpl_nt_fixed page_size=64 mode=fsdax "
 		"posted=2.524 before_ns=220 after_ns=102 speedup=2.157 "
 		"ci_low=1.961 ci_high=2.353 measured_over_posted=0.855 "
-		"p=0.007937 scope=one-" ONE " processes=1 n=5+5 test=exact "
-		"verdict=\"seen in one " ONE "\"");
+		"vs_posted=short p=0.007937 scope=one-" ONE " processes=1 "
+		"n=5+5 test=exact "
+		"verdict=\"seen faster, short of the posted in one " ONE "\"");
 	/* The cached copy is the faster one here: the step is reversed. */
 	c = by_claim(v, n, "tmpl_memcpy", NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_EQ(test, c->word, VERDICT_SEEN_REVERSED);
+	KUNIT_EXPECT_EQ(test, c->word, VERDICT_REVERSED);
 	KUNIT_EXPECT_LT(test, c->speedup, VERDICT_SCALE);
 
 	/* devdax 2 MiB: its own claims; two copies alike: not confirmed. */
@@ -243,14 +248,66 @@ static void verdict_nocache(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, 1);
 	KUNIT_EXPECT_STREQ(test, v[0].before, "copy_clean_clwb");
 	KUNIT_EXPECT_STREQ(test, v[0].after, "nocache");
-	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_SEEN);
+	/* 2.16x against a posted 3.33x */
+	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_SHORT);
 	at.copy_clean = "copy_clean_clflush";
 	n = verdict_feed(&at, nc, ARRAY_SIZE(nc), v, ARRAY_SIZE(v));
 	KUNIT_ASSERT_EQ(test, n, 1);
-	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_SEEN_REVERSED);
+	KUNIT_EXPECT_EQ(test, v[0].word, VERDICT_REVERSED);
 	/* The posting copied pages: other chunk sizes are not judged. */
 	at.chunk = 1024;
 	KUNIT_EXPECT_EQ(test, verdict_feed(&at, nc, ARRAY_SIZE(nc), v, 4), 0);
+}
+
+/*
+ * In a band only by an interval: inside, across an edge, wholly outside;
+ * with none, untested, whatever the estimate, and the line's reason says
+ * what it lacked.
+ */
+static void verdict_in_band_by_interval(struct kunit *test)
+{
+	const u64 lo = 970000, hi = 1030000;
+	struct verdict v = {.speedup = 1000000,
+			    .has_ci = true,
+			    .ci_lo = 980000,
+			    .ci_hi = 1020000,
+			    .scope = VERDICT_SCOPE_PROCESSES,
+			    .processes = 8};
+	char why[40];
+
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi), VERDICT_BAND_YES);
+	/* The edges themselves are inside. */
+	v.ci_lo = lo;
+	v.ci_hi = hi;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi), VERDICT_BAND_YES);
+	v.ci_lo = 960000;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi), VERDICT_BAND_UNSURE);
+	v.ci_lo = 1000000;
+	v.ci_hi = 1040000;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi), VERDICT_BAND_UNSURE);
+	/* An estimate in the band does not bring a wholly outside interval */
+	v.ci_lo = 1031000;
+	v.ci_hi = 1050000;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi), VERDICT_BAND_NO);
+	v.ci_lo = 400000;
+	v.ci_hi = 969999;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi), VERDICT_BAND_NO);
+	/* No interval: an estimate inside or outside the band says nothing */
+	v.has_ci = false;
+	v.processes = 3;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi),
+			VERDICT_BAND_UNTESTED);
+	v.speedup = 900000;
+	KUNIT_EXPECT_EQ(test, verdict_in_band(&v, lo, hi),
+			VERDICT_BAND_UNTESTED);
+	KUNIT_EXPECT_STREQ(test, verdict_band_name(VERDICT_BAND_UNTESTED),
+			   "untested");
+	verdict_no_interval_reason(why, sizeof(why), &v);
+	KUNIT_EXPECT_STREQ(test, why, "processes=3");
+	v.scope = VERDICT_SCOPE_ONE_PROCESS;
+	v.n_before = v.n_after = 3;
+	verdict_no_interval_reason(why, sizeof(why), &v);
+	KUNIT_EXPECT_STREQ(test, why, "runs=3+3");
 }
 
 #define COLS 100
@@ -331,8 +388,8 @@ static void verdict_screen(struct kunit *test)
 	/* Five failed, two names: the other three are counted. */
 	KUNIT_EXPECT_GE(test, find_row(used, "... 3 more failed"), 0);
 	/* One process or boot: neither a pass nor a failure. */
-	r = find_row(used, "seen in one " ONE " slow->tmpl_nt_fixed 64 fsdax "
-			   "2.16x (posted 2.52x, 0.85 of it) [1.96-2.35]");
+	r = find_row(used, "seen faster, short of the posted in one " ONE
+			   " slow->tmpl_nt_fixed 64 fsdax 2.16x");
 	KUNIT_EXPECT_GE(test, r, 0);
 	if (r >= 0)
 		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_SKIP);
@@ -354,6 +411,14 @@ static void verdict_screen(struct kunit *test)
 	KUNIT_EXPECT_GE(test, r, 0);
 	if (r >= 0)
 		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_FAIL);
+	/* A speed-up short of the posted one: not a pass. */
+	v[0].word = VERDICT_SHORT;
+	used = summary_screen_compose(&in, COLS, ROWS, screen, kinds);
+	r = find_row(used, "faster, short of the posted slow->tmpl_nt_fixed");
+	KUNIT_EXPECT_GE(test, r, 0);
+	if (r >= 0)
+		KUNIT_EXPECT_EQ(test, kinds[r], SUMMARY_SKIP);
+	v[0].word = VERDICT_CONFIRMED;
 	KUNIT_EXPECT_GE(test,
 			find_row(used, "\"mm: use memcpy_nt() in "
 				       "zone-device template copies\""),
@@ -400,6 +465,7 @@ static const struct kunit_case verdict_cases[] = {
 	KUNIT_CASE(verdict_u_counts),	    KUNIT_CASE(verdict_p_values),
 	KUNIT_CASE(verdict_ratio_interval), KUNIT_CASE(verdict_words),
 	KUNIT_CASE(verdict_nocache),	    KUNIT_CASE(verdict_screen),
+	KUNIT_CASE(verdict_in_band_by_interval),
 };
 
 KUNIT_SUITE_DEFINE(verdict_suite, "verdict", verdict_cases);

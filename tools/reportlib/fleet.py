@@ -18,19 +18,35 @@ machine are two runs of one machine.
 Per claim and CPU model the fleet table gives the runs, the machines and
 builds they came from, what replicates (unit), the measured speed-up
 (the geometric mean of the runs' speed-ups), its interval, the verdict
-and measured/posted:
+and measured/posted. A verdict word judges the claim's size, not only its
+direction (manifest/verdicts.yaml, reportlib.verdicts): where the after
+side is significantly faster, the posted speed-up R against the interval
+[lo, hi] says confirmed (lo <= R <= hi), beyond the posted (R < lo) or
+faster, short of the posted (hi < R); faster where the claim has no R or
+the verdict no interval.
 
   - one run: that run's own interval and verdict (reportlib.verdicts):
     replicated over its processes where it ran several; where it ran one
     process or one boot, what was seen there (seen in one process, seen
-    reversed in one boot, ...), one observation and never "confirmed".
+    faster, short of the posted in one process, seen reversed in one
+    boot, ...), one observation and never "confirmed".
     A run stored before verdicts had a scope was judged within its one
     process or boot: its confirmed / reversed read as seen / seen
     reversed there;
   - several runs: Welch's interval of the runs' log speed-ups (the run
-    being the unit of replication, as tools/ab); confirmed where it lies
-    on the posted side of 1, reversed where on the other, not confirmed
-    where it holds 1. The runs' own words take no part.
+    being the unit of replication, as tools/ab). Where it lies on the
+    posted side of 1, the word by where the stored posted speed-up lies
+    against it, as above (faster where none was posted); reversed on this
+    CPU where it lies on the other side, not confirmed where it holds 1.
+    The runs' own words take no part.
+
+Each verdict row stores the rule it was judged under (rule): "size" for
+every verdict stored now. A row with none (NULL) was stored by a build
+that judged the direction only, whose confirmed (seen in one process,
+...) said nothing of the size: its word is shown as it was stored,
+marked "(old rule: direction only)" (OLD_RULE_MARK), and is never read,
+shown or counted as the size rule's confirmed. Its other words
+(reversed, not confirmed, untested, split) mean what they mean now.
 """
 import hashlib
 import json
@@ -74,21 +90,31 @@ CREATE TABLE IF NOT EXISTS verdicts (
     verdict TEXT,
     posted_speedup REAL,
     scope TEXT,
-    processes INTEGER
+    processes INTEGER,
+    rule TEXT
 );
 """
 # Columns added since the first schema: (table, column, type). A history
-# made before them gets them (NULL in its rows: a verdict without scope).
+# made before them gets them (NULL in its rows: a verdict without scope,
+# or judged under the old rule).
 ADDED_COLUMNS = [("verdicts", "scope", "TEXT"),
-                 ("verdicts", "processes", "INTEGER")]
+                 ("verdicts", "processes", "INTEGER"),
+                 ("verdicts", "rule", "TEXT")]
 
-CONFIRMED = "confirmed"
-NOT_CONFIRMED = "not confirmed"
-REVERSED = "reversed on this CPU"
-UNTESTED = "not tested"
-# A run's word for what one process or boot showed: one observation.
-SEEN = {"one-process": ("seen in one process", "seen reversed in one process"),
-        "one-boot": ("seen in one boot", "seen reversed in one boot")}
+# The rule a stored verdict was judged under: its size against the posted
+# speed-up (vs_posted=). NULL: a build that judged the direction only.
+RULE_SIZE = "size"
+RULE_DIRECTION = "direction"
+# How a word stored under the old rule is shown.
+OLD_RULE_MARK = "{} (old rule: direction only)"
+
+
+def verdict_words():
+    """reportlib.verdicts, whose words (manifest/verdicts.yaml) this
+    module says: imported when used, for it imports reportlib.compare,
+    which imports this module."""
+    from reportlib import verdicts
+    return verdicts
 # QEMU's TCG makes NT stores ordinary stores: its ratios are no evidence
 # about any CPU's, whatever their intervals say.
 EMULATED = "no verdict: emulated CPU (TCG)"
@@ -172,13 +198,16 @@ def add(db, path, data, log, verdicts, metric_lines):
             db.execute(
                 "INSERT INTO verdicts (log_id, subject, what, page_size, "
                 "mode, map, before, after, speedup, ci_low, ci_high, p, "
-                "verdict, posted_speedup, scope, processes) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "verdict, posted_speedup, scope, processes, rule) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (log_id, v["subject"], v["what"], v.get("page_size"),
                  v.get("mode"), v.get("map"), str(v.get("before")),
                  str(v.get("after")), v.get("speedup"), ci[0], ci[1],
                  v.get("p"), v.get("verdict"), v.get("posted_speedup"),
-                 v.get("scope"), v.get("processes")))
+                 v.get("scope"), v.get("processes"),
+                 # verdicts() gives vs_posted (None too) since the size
+                 # rule.
+                 RULE_SIZE if "vs_posted" in v else None))
     return "added"
 
 
@@ -195,15 +224,36 @@ def scope_of(row):
         else "one-boot"
 
 
+def rule_of(row):
+    """The rule a stored verdict was judged under: RULE_SIZE, or
+    RULE_DIRECTION for one stored without (rule NULL, or a history from
+    before the column)."""
+    rule = row["rule"] if "rule" in row.keys() else None
+    return rule or RULE_DIRECTION
+
+
 def one_run_word(row):
     """The word of a claim measured in one run: its own, where a run
     stored before scope= said confirmed / reversed within its one process
-    or boot, what that run saw there."""
-    word = row["verdict"] or UNTESTED
+    or boot, what that run saw there. A word of a significant speed-up
+    stored under the old rule (direction only) is marked so: never the
+    size rule's confirmed."""
+    words = verdict_words()
+    word = row["verdict"] or words.UNTESTED
     scope = scope_of(row)
-    if scope in SEEN and word in (CONFIRMED, REVERSED):
-        word = SEEN[scope][word == REVERSED]
+    if scope in words.SEEN and word in (words.CONFIRMED, words.REVERSED):
+        word = words.SEEN[scope][word == words.REVERSED]
+    if rule_of(row) != RULE_SIZE and word in old_rule_words():
+        word = OLD_RULE_MARK.format(word)
     return word
+
+
+def old_rule_words():
+    """The words whose meaning the size rule changed: a significant
+    speed-up's word in each scope (confirmed, seen in one process, ...),
+    which the old rule gave whatever the size."""
+    words = verdict_words()
+    return {words.WORDS["confirmed"][sc] for sc in words.SCOPES}
 
 
 def unit_of(rows):
@@ -217,13 +267,29 @@ def unit_of(rows):
     return "one boot" if scope == "one-boot" else "one process"
 
 
+def size_of(ci, posted):
+    """Where the posted speed-up @posted (a float R, or None) lies against
+    the interval @ci ((lo, hi), or None), as verdicts.vs_posted() says it
+    of a posted (num, den): VS_WITHIN (lo <= R <= hi), VS_BEYOND (R < lo)
+    or VS_SHORT (hi < R); None without R or interval."""
+    words = verdict_words()
+    if not ci or not posted:
+        return None
+    if posted < ci[0]:
+        return words.VS_BEYOND
+    if posted > ci[1]:
+        return words.VS_SHORT
+    return words.VS_WITHIN
+
+
 def combine(rows, alpha):
     """The runs of one claim on one CPU model: (speed-up, (lo, hi) or
     None, verdict)."""
+    words = verdict_words()
     ups = [r["speedup"] for r in rows if r["speedup"] and r["speedup"] > 0]
     posted = rows[0]["posted_speedup"]
     if not ups:
-        return None, None, UNTESTED
+        return None, None, words.UNTESTED
     geo = math.exp(sum(math.log(x) for x in ups) / len(ups))
     if len(ups) == 1:
         # One run is one replicate: its own word, never promoted.
@@ -236,14 +302,14 @@ def combine(rows, alpha):
     half = q * sd / math.sqrt(len(logs))
     mean = sum(logs) / len(logs)
     ci = (math.exp(mean - half), math.exp(mean + half))
+    if ci[0] <= 1 <= ci[1]:
+        return geo, ci, words.NOT_CONFIRMED
+    # As verdicts.judge(): the direction first, then the size.
     claimed_faster = posted is None or posted > 1
-    if ci[0] > 1:
-        word = CONFIRMED if claimed_faster else REVERSED
-    elif ci[1] < 1:
-        word = REVERSED if claimed_faster else CONFIRMED
-    else:
-        word = NOT_CONFIRMED
-    return geo, ci, word
+    if (ci[0] > 1) != claimed_faster:
+        return geo, ci, words.REVERSED
+    return geo, ci, words.faster_word(words.SCOPE_PROCESSES,
+                                      size_of(ci, posted))
 
 
 def fleet(db, alpha=0.05):
@@ -269,8 +335,13 @@ def fleet(db, alpha=0.05):
             if any(emulated(r["header"]) for r in runs):
                 word = EMULATED
             posted = runs[0]["posted_speedup"]
+            # Several runs are judged here, now; one keeps its own word,
+            # and the rule it was judged under.
+            measured = [r for r in runs if r["speedup"] and r["speedup"] > 0]
             table.append({
                 "cpu_model": model, "cpu": runs[0]["cpu_brand"],
+                "rule": rule_of(measured[0]) if len(measured) == 1
+                else RULE_SIZE,
                 "runs": len(runs), "unit": unit_of(runs),
                 "machines": len({r["machine"] for r in runs}),
                 "builds": len({r["build"] for r in runs}),

@@ -453,3 +453,57 @@ def nt_copy_functions():
     ordered stores, for every size each is compiled for."""
     return {_fmt(f, size) for s in strategies()["strategies"]
             for f in s.get("nt_copy", []) for size in s["sizes"]}
+
+
+# The scopes of a verdict (what replicates), in the order of lib/verdict.h's
+# enum verdict_scope.
+VERDICT_SCOPES = ("processes", "one-process", "one-boot", "rounds")
+# The words lib/verdict.c judges by name (its enum verdict_word): the
+# manifest must name each, in this order.
+VERDICT_WORD_NAMES = ("confirmed", "beyond", "short", "faster", "reversed",
+                      "split", "not_confirmed", "untested", "too_few")
+
+_WORD = {"type": "string", "pattern": r"^[a-z][A-Za-z ,'-]*[A-Za-z]$"}
+
+VERDICTS_SCHEMA = _closed({
+    "type": "object",
+    "required": ["words"],
+    "properties": {
+        "words": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "required": ["name", "when", *VERDICT_SCOPES],
+            "properties": {"name": _NAME,
+                           "when": {"type": "string", "minLength": 1},
+                           **{s: _WORD for s in VERDICT_SCOPES}}}}},
+})
+
+
+def verdict_words_from(data, path):
+    """The words of @data (verdicts.yaml, read), in order, each a dict:
+    name, when and the word of each scope (VERDICT_SCOPES). The names
+    must be VERDICT_WORD_NAMES, in that order (the C enum's); a word of
+    one scope must not be another word's of any scope, or a line's word
+    would not say which it is."""
+    words = data["words"]
+    names = tuple(w["name"] for w in words)
+    if names != VERDICT_WORD_NAMES:
+        raise ManifestError(f"{path}: words: the names {', '.join(names)}; "
+                            f"lib/verdict.c judges "
+                            f"{', '.join(VERDICT_WORD_NAMES)}, in that "
+                            f"order")
+    owner = {}
+    for w in words:
+        for s in VERDICT_SCOPES:
+            other = owner.setdefault(w[s], w["name"])
+            if other != w["name"]:
+                raise ManifestError(f"{path}: words: '{w[s]}' is the word "
+                                    f"of both {other} and {w['name']}")
+    return words
+
+
+@functools.lru_cache(maxsize=None)
+def verdict_words(path=None):
+    """The verdicts' words (manifest/verdicts.yaml)."""
+    path = path or path_of("verdicts")
+    return verdict_words_from(read("verdicts", VERDICTS_SCHEMA, path),
+                              shown(path))

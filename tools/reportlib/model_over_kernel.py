@@ -31,11 +31,14 @@ def millionths(x):
     return math.floor(x * RATIO_SCALE + 1e-9) / RATIO_SCALE
 
 
-def in_band(estimate, ci):
-    """"yes" (the interval, or the estimate where there is none, lies in
-    BAND), "no" (outside it) or "unsure" (across an edge); judged in
-    millionths, as the C judges it."""
-    lo, hi = map(millionths, ci if ci else (estimate, estimate))
+def in_band(ci):
+    """"yes" (the interval lies in BAND), "no" (wholly outside it),
+    "unsure" (across an edge) or "untested" (no interval: an estimate
+    alone says nothing of where the ratio lies); judged in millionths, as
+    lib/verdict.c's verdict_in_band() judges it."""
+    if not ci:
+        return "untested"
+    lo, hi = map(millionths, ci)
     if lo >= BAND[0] and hi <= BAND[1]:
         return "yes"
     if hi < BAND[0] or lo > BAND[1]:
@@ -43,9 +46,21 @@ def in_band(estimate, ci):
     return "unsure"
 
 
+def no_interval_reason(v):
+    """Why the judged pair @v has no interval, as the line's reason= says
+    it (verdict_no_interval_reason()): "processes=3", "runs=3+3"; None
+    where it has one."""
+    if v["speedup_ci"]:
+        return None
+    if v["scope"] == "processes":
+        return f"processes={v['processes']}"
+    return f"runs={v.get('n_before') or 0}+{v.get('n_after') or 0}"
+
+
 def model_over_kernel(log):
     """[dict] per configuration: config, model_kernel, scope, processes,
-    model_ns, kernel_ns, model_over_kernel, ci, in_band."""
+    model_ns, kernel_ns, model_over_kernel, ci, in_band and reason (why
+    there is no interval, or None)."""
     out = []
     for config, named in sorted(contenders(log).items()):
         if MODEL not in named or KERNEL not in named:
@@ -59,8 +74,9 @@ def model_over_kernel(log):
                     "model_ns": v["before_ns"], "kernel_ns": v["after_ns"],
                     "model_over_kernel": v["speedup"],
                     "ci": v["speedup_ci"],
-                    "in_band": (in_band(v["speedup"], v["speedup_ci"])
-                                if v["speedup"] else None)})
+                    "in_band": (in_band(v["speedup_ci"])
+                                if v["speedup"] else None),
+                    "reason": no_interval_reason(v)})
     return out
 
 
@@ -75,14 +91,18 @@ def section(logs):
             rows.append([log.name, r["config"], r["model_kernel"],
                          f"{r['model_over_kernel']:.3f}",
                          f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-",
-                         r["scope"], r["in_band"]])
+                         r["scope"], r["in_band"]
+                         + (f" ({r['reason']})" if r["reason"] else "")])
     if not rows:
         return []
     return ["", "## The model's cost over the kernel's", "",
             "slow (the model's slow path, at the run's kernel=) over "
             "kernel (Debian 6.12's compiled memmap_init_zone_device(), "
             "patched as its boot patches it on the CPU that ran it); "
-            f"in band: the interval inside {BAND[0]}..{BAND[1]} "
+            f"in band: yes where the interval lies inside "
+            f"{BAND[0]}..{BAND[1]}, no where wholly outside, unsure where "
+            "it crosses an edge, untested where there is no interval (too "
+            "few processes or runs: the estimate alone says nothing) "
             "(docs/kernel-memmap.md).", "",
             md_table(["log", "configuration", "model kernel=",
                       "model/kernel", "95% CI", "over", "in band"], rows,
@@ -105,6 +125,7 @@ def check(log):
             ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
             ("scope", t.get("scope"), v["scope"], None),
             ("in_band", t.get("in_band"), v["in_band"], None),
+            ("reason", t.get("reason"), v["reason"], None),
         ])
     return keyed_problems("model_over_kernel", ours, theirs, compare,
                           lambda k: k)

@@ -198,7 +198,7 @@ def mixed_states(rng, n, ratio, spread, slow, base=1_000_000):
 def own_verdict_line(v, word=None, scope=None, old=False):
     """A "# verdict" line as lib/verdict.c prints it, from verdicts():
     @word, @scope in place of the verdict's own; @old: as a build before
-    scope= printed it (no scope=, processes=, test=)."""
+    scope= printed it (no scope=, processes=, test=, vs_posted=)."""
     where = (f"page_size={v['page_size']} mode={v['mode']}"
              if "page_size" in v else f"chunk={v['chunk']}")
     ci = v["speedup_ci"]
@@ -208,9 +208,10 @@ def own_verdict_line(v, word=None, scope=None, old=False):
     unit = "" if old else (f'scope={scope or v["scope"]} '
                            f'processes={v["processes"]} ')
     test = "" if old else f'test={v.get("test") or "-"} '
+    size = "" if old else f'vs_posted={v.get("vs_posted") or "-"} '
     return (f'    # verdict claim="{v["subject"]}" what="{v["what"]}" '
             f'before={v["before"]} after={v["after"]} {where} '
-            f'speedup={v["speedup"]:.3f} {ci} p={p} {unit}'
+            f'speedup={v["speedup"]:.3f} {ci} {size}p={p} {unit}'
             f'n={v["n_before"]}+{v["n_after"]} {test}'
             f'verdict="{word or v["verdict"]}"\r')
 
@@ -399,7 +400,8 @@ def own_state_verdict_line(v, sv, word=None, speedup=None):
             f'rounds={sv["rounds"]} before_ns={sv["before_ns"]} '
             f'after_ns={sv["after_ns"]} '
             f'speedup={fixed3(speedup or sv["speedup"])} '
-            f'ci_low={fixed3(ci[0])} ci_high={fixed3(ci[1])} p={p} '
+            f'ci_low={fixed3(ci[0])} ci_high={fixed3(ci[1])} '
+            f'vs_posted={sv.get("vs_posted") or "-"} p={p} '
             f'scope={sv["scope"]} processes={sv["processes"]} '
             f'n={sv["n_before"]}+{sv["n_after"]} '
             f'test={sv.get("test") or "-"} '

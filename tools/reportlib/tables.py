@@ -434,9 +434,14 @@ def fleet_markdown(claims):
            "speed-up (geometric mean of the runs'), its interval (one run: "
            "the run's own; several: Welch's across the runs), the verdict "
            "and measured/posted (docs/statistics.md, \"Many machines\"). "
-           "A word \"seen (reversed) in one process / boot\" is one "
-           "observation, not a finding: confirmed or reversed on this CPU "
-           "take several runs, or one run of several processes."]
+           "The word judges the size as well as the direction: "
+           "confirmed only where the posted speed-up lies inside the "
+           "interval, faster, short of the posted where the interval lies "
+           "below it, beyond the posted where above. A word \"seen ... in "
+           "one process / boot\" is one observation, not a finding: the "
+           "others take several runs, or one run of several processes. A "
+           "word stored by a build before the size rule judged the "
+           "direction only, and is marked as the old rule."]
     for title, rows in claims:
         table = []
         for r in rows:

@@ -11,6 +11,7 @@ import unittest
 
 from scipy import stats
 
+from reportlib import fleet
 from reportlib.logs import parse_log
 from reportlib.stats import compare_samples
 from reportlib.synth import synth_log
@@ -50,6 +51,21 @@ def log_text(cpu, memcpy_ns, nt_ns, seed, build="0.1+g1111"):
         "ntboot: 1 passed, 0 failed, 0 skipped", ""])
 
 
+# The tables of the first schema, up to the verdicts' posted_speedup: a
+# history written before the columns added since (fleet.ADDED_COLUMNS).
+OLD_TABLES = """
+            CREATE TABLE logs (id INTEGER PRIMARY KEY, sha256 TEXT UNIQUE
+                NOT NULL, name TEXT NOT NULL, cpu_model TEXT NOT NULL,
+                cpu_brand TEXT, microcode TEXT, machine TEXT NOT NULL,
+                build TEXT, header TEXT NOT NULL,
+                added TEXT DEFAULT CURRENT_TIMESTAMP);
+            CREATE TABLE verdicts (log_id INTEGER NOT NULL, subject TEXT
+                NOT NULL, what TEXT NOT NULL, page_size INTEGER, mode TEXT,
+                map TEXT, before TEXT, after TEXT, speedup REAL,
+                ci_low REAL, ci_high REAL, p REAL, verdict TEXT,
+                posted_speedup REAL"""
+
+
 class Fleet(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -68,13 +84,23 @@ class Fleet(unittest.TestCase):
         return subprocess.run([REPORT, "--db", self.db, *args],
                               capture_output=True, text=True, check=False)
 
-    def step_rows(self):
+    def claim_rows(self, part):
+        """{CPU model: fleet row} of the one claim whose title holds
+        @part."""
         res = self.report("--json", "fleet")
         self.assertEqual(res.returncode, 0, res.stderr)
         claims = json.loads(res.stdout)
-        step = [c for c in claims if "rather than memcpy()" in c["claim"]]
+        step = [c for c in claims if part in c["claim"]]
         self.assertEqual(len(step), 1, [c["claim"] for c in claims])
         return {r["cpu_model"]: r for r in step[0]["rows"]}
+
+    def step_rows(self):
+        # The template step: no posted figure of its own.
+        return self.claim_rows("rather than memcpy()")
+
+    def rebind_rows(self):
+        # slow -> tmpl_nt_fixed, fsdax: posted 244.28 ms -> 96.79 ms.
+        return self.claim_rows("memmap init on rebind, fsdax")
 
     def test_intel_and_amd_disagree(self):
         # The series' template step: NT faster than memcpy on the Intel
@@ -89,7 +115,9 @@ class Fleet(unittest.TestCase):
         intel = rows["GenuineIntel 6/167/1"]
         amd = rows["AuthenticAMD 26/2/0"]
         self.assertEqual((intel["runs"], amd["runs"]), (3, 3))
-        self.assertEqual(intel["verdict"], "confirmed")
+        # The step has no posted figure of its own: faster, of no size.
+        self.assertEqual(intel["verdict"], "faster")
+        self.assertEqual(intel["rule"], "size")
         self.assertEqual(amd["verdict"], "reversed on this CPU")
         self.assertLess(amd["speedup"], 1)
         text = self.report("fleet").stdout
@@ -109,7 +137,7 @@ class Fleet(unittest.TestCase):
         self.assertLess(rows["AuthenticAMD 26/2/0"]["speedup"], 1)
         # One run of one process: what it saw, not a finding.
         self.assertEqual(rows["GenuineIntel 6/167/1"]["verdict"],
-                         "seen in one process")
+                         "seen faster in one process")
 
     def test_one_run_is_one_observation_never_confirmed(self):
         # ntbench in one process, the image in one boot: each run's word
@@ -123,7 +151,7 @@ class Fleet(unittest.TestCase):
         intel = rows["GenuineIntel 6/167/1"]
         amd = rows["AuthenticAMD 26/2/0"]
         self.assertEqual((intel["verdict"], intel["unit"]),
-                         ("seen in one process", "one process"))
+                         ("seen faster in one process", "one process"))
         self.assertEqual((amd["verdict"], amd["unit"]),
                          ("seen reversed in one boot", "one boot"))
         text = self.report("fleet").stdout
@@ -139,23 +167,13 @@ class Fleet(unittest.TestCase):
                          .returncode, 0)
         row = self.step_rows()[cpu]
         self.assertEqual((row["runs"], row["unit"], row["verdict"]),
-                         (1, "8 processes", "confirmed"))
+                         (1, "8 processes", "faster"))
 
     def test_a_history_from_before_scope_reads_as_seen(self):
         # A history written before verdicts had a scope: its tables lack
         # the columns, its one-run "confirmed" was one process's.
         db = sqlite3.connect(self.db)
-        db.executescript("""
-            CREATE TABLE logs (id INTEGER PRIMARY KEY, sha256 TEXT UNIQUE
-                NOT NULL, name TEXT NOT NULL, cpu_model TEXT NOT NULL,
-                cpu_brand TEXT, microcode TEXT, machine TEXT NOT NULL,
-                build TEXT, header TEXT NOT NULL,
-                added TEXT DEFAULT CURRENT_TIMESTAMP);
-            CREATE TABLE verdicts (log_id INTEGER NOT NULL, subject TEXT
-                NOT NULL, what TEXT NOT NULL, page_size INTEGER, mode TEXT,
-                map TEXT, before TEXT, after TEXT, speedup REAL,
-                ci_low REAL, ci_high REAL, p REAL, verdict TEXT,
-                posted_speedup REAL);
+        db.executescript(OLD_TABLES + """);
             INSERT INTO logs VALUES (1, 'x', 'old.log', 'Old CPU', 'Old',
                 NULL, 'm1', '0.1', '{"platform": "host", "cpu": "Old"}',
                 NULL);
@@ -168,12 +186,133 @@ class Fleet(unittest.TestCase):
         db.commit()
         db.close()
         row = self.step_rows()["Old CPU"]
-        self.assertEqual((row["verdict"], row["unit"]),
-                         ("seen in one process", "one process"))
+        # Stored before the size rule too: the direction only.
+        self.assertEqual((row["verdict"], row["unit"], row["rule"]),
+                         ("seen in one process (old rule: direction only)",
+                          "one process", "direction"))
         # A log added now goes in beside it.
         path = self.write("n.log", log_text("intel", 16e6, 6e6, 1))
         self.assertEqual(self.report("add", path).returncode, 0)
         self.assertEqual(len(self.step_rows()), 2)
+
+    def test_several_runs_judge_the_posted_size(self):
+        # slow at 12 ms: tmpl_nt_fixed at 6 ms is 2.0x, short of the
+        # posted 2.52x; at 12 / 2.52 ms, the posted; at 4 ms, 3.0x,
+        # beyond it. Three runs a CPU, 1% apart.
+        posted = CLAIMS[0]["ratio"]
+        third = HEADERS["amd"].replace("EPYC", "Zen").replace(
+            "family=26", "family=25")
+        runs = {"intel": 6e6, "amd": 12e6 / posted, "zen": 4e6}
+        paths = []
+        for cpu, nt in runs.items():
+            for k, f in enumerate((0.99, 1.0, 1.01)):
+                text = log_text("amd" if cpu == "zen" else cpu,
+                                16e6, nt * f, 40 + k)
+                if cpu == "zen":
+                    text = text.replace(HEADERS["amd"], third)
+                paths.append(self.write(f"{cpu}{k}.log", text))
+        self.assertEqual(self.report("add", *paths).returncode, 0)
+        rows = self.rebind_rows()
+        short = rows["GenuineIntel 6/167/1"]
+        within = rows["AuthenticAMD 26/2/0"]
+        beyond = rows["AuthenticAMD 25/2/0"]
+        self.assertEqual([r["runs"] for r in (short, within, beyond)],
+                         [3, 3, 3])
+        self.assertTrue(1 < short["ci"][0] and short["ci"][1] < posted,
+                        short)
+        self.assertEqual(short["verdict"], "faster, short of the posted")
+        self.assertTrue(within["ci"][0] <= posted <= within["ci"][1],
+                        within)
+        self.assertEqual(within["verdict"], "confirmed")
+        self.assertTrue(posted < beyond["ci"][0], beyond)
+        self.assertEqual(beyond["verdict"], "beyond the posted")
+        self.assertEqual({r["rule"] for r in rows.values()}, {"size"})
+        text = self.report("fleet").stdout
+        self.assertIn("| faster, short of the posted |", text)
+
+    def test_combine_by_hand(self):
+        # Three runs' speed-ups, their Welch interval, the words.
+        def rows(ups, posted):
+            return [{"speedup": x, "posted_speedup": posted} for x in ups]
+
+        def word(ups, posted):
+            return fleet.combine(rows(ups, posted), 0.05)[2]
+        around2 = (1.98, 2.0, 2.02)
+        self.assertEqual(word(around2, 2.5), "faster, short of the posted")
+        self.assertEqual(word(around2, 2.0), "confirmed")
+        self.assertEqual(word(around2, 1.5), "beyond the posted")
+        self.assertEqual(word(around2, None), "faster")
+        self.assertEqual(word((0.49, 0.5, 0.51), 2.5),
+                         "reversed on this CPU")
+        self.assertEqual(word((0.9, 1.0, 1.1), 2.5), "not confirmed")
+        # A claim of a slow-down: faster is the other way.
+        self.assertEqual(word(around2, 0.5), "reversed on this CPU")
+        self.assertEqual(word((0.49, 0.5, 0.51), 0.5), "confirmed")
+        # The interval's ends are within.
+        geo, ci, _ = fleet.combine(rows(around2, None), 0.05)
+        self.assertEqual(word(around2, ci[0]), "confirmed")
+        self.assertEqual(word(around2, ci[1]), "confirmed")
+
+    def test_add_stores_the_size_rule(self):
+        path = self.write("s.log", log_text("intel", 16e6, 6e6, 1))
+        self.assertEqual(self.report("add", path).returncode, 0)
+        db = sqlite3.connect(self.db)
+        rules = db.execute("SELECT rule, COUNT(*) FROM verdicts "
+                           "GROUP BY rule").fetchall()
+        db.close()
+        self.assertEqual(len(rules), 1, rules)
+        self.assertEqual(rules[0][0], "size")
+        self.assertGreaterEqual(rules[0][1], 2)
+
+    def test_a_history_from_before_the_size_rule_is_marked(self):
+        # A history written after scope= but before the rule column: its
+        # "confirmed" said the direction only, whatever the size.
+        db = sqlite3.connect(self.db)
+        db.executescript(OLD_TABLES + """, scope TEXT, processes INTEGER);
+            INSERT INTO logs VALUES (1, 'x', 'old.log', 'Old CPU', 'Old',
+                NULL, 'm1', '0.1', '{"platform": "host", "cpu": "Old"}',
+                NULL);
+            INSERT INTO logs VALUES (2, 'y', 'old2.log', 'Old CPU 2',
+                'Old2', NULL, 'm2', '0.1',
+                '{"platform": "host", "cpu": "Old2"}', NULL);
+        """)
+        claim = CLAIMS[0]
+        for log_id, up, ci, word in ((1, 2.0, (1.9, 2.1), "confirmed"),
+                                     (2, 0.5, (0.45, 0.55),
+                                      "reversed on this CPU")):
+            db.execute("INSERT INTO verdicts VALUES (?, ?, ?, 64, 'fsdax', "
+                       "'dev', 'slow', 'tmpl_nt_fixed', ?, ?, ?, 0.001, ?, "
+                       "?, 'processes', 8)",
+                       (log_id, claim["subject"], claim["what"], up, *ci,
+                        word, claim["ratio"]))
+        db.commit()
+        db.close()
+        rows = self.rebind_rows()
+        old = rows["Old CPU"]
+        # 2.0x [1.9, 2.1] against a posted 2.52x: short of it by the size
+        # rule; the stored word is shown as stored, marked, and is not
+        # the size rule's confirmed.
+        self.assertEqual((old["verdict"], old["unit"], old["rule"]),
+                         ("confirmed (old rule: direction only)",
+                          "8 processes", "direction"))
+        self.assertNotEqual(old["verdict"], "confirmed")
+        # A reversal is one under either rule: not marked.
+        self.assertEqual(rows["Old CPU 2"]["verdict"],
+                         "reversed on this CPU")
+        text = self.report("fleet").stdout
+        self.assertIn("| confirmed (old rule: direction only) |", text)
+        self.assertNotIn("| confirmed |", text)
+        # A log added now gets the column, and the rule, beside them.
+        path = self.write("n.log", log_text("intel", 16e6, 6e6, 1))
+        self.assertEqual(self.report("add", path).returncode, 0)
+        db = sqlite3.connect(self.db)
+        stored = db.execute("SELECT log_id, rule FROM verdicts WHERE "
+                            "what = ? ORDER BY log_id",
+                            (claim["what"],)).fetchall()
+        db.close()
+        self.assertEqual(stored, [(1, None), (2, None), (3, "size")])
+        self.assertEqual(self.rebind_rows()["Old CPU"]["verdict"],
+                         "confirmed (old rule: direction only)")
 
     def test_broken_header_is_refused(self):
         good = self.write("g.log", log_text("intel", 16e6, 6e6, 1))

@@ -33,6 +33,8 @@ def own_line(r, **change):
             "ci_low": fixed3(ci[0]), "ci_high": fixed3(ci[1]),
             "scope": r["scope"], "processes": r["processes"],
             "in_band": r["in_band"]}
+    if r["reason"]:
+        keys["reason"] = r["reason"]
     keys.update(change)
     return (f"# model_over_kernel suite=bench_memmap_init {r['config']} "
             f"model=slow model_kernel={r['model_kernel']} "
@@ -78,12 +80,34 @@ class Judged(unittest.TestCase):
 
 class Band(unittest.TestCase):
     def test_edges(self):
-        self.assertEqual(in_band(1.0, [0.97, 1.03]), "yes")
-        self.assertEqual(in_band(1.0, [0.96, 1.01]), "unsure")
-        self.assertEqual(in_band(1.04, [1.031, 1.05]), "no")
-        self.assertEqual(in_band(0.5, [0.4, 0.6]), "no")
-        self.assertEqual(in_band(1.02, None), "yes")
-        self.assertEqual(in_band(0.9, None), "no")
+        self.assertEqual(in_band([0.97, 1.03]), "yes")
+        self.assertEqual(in_band([0.96, 1.01]), "unsure")
+        self.assertEqual(in_band([1.0, 1.04]), "unsure")
+        self.assertEqual(in_band([1.031, 1.05]), "no")
+        self.assertEqual(in_band([0.4, 0.6]), "no")
+
+    def test_no_interval_is_untested(self):
+        # An estimate inside the band, or outside it, says nothing alone.
+        self.assertEqual(in_band(None), "untested")
+
+    def test_three_processes_untested_with_the_reason(self):
+        (r,) = model_over_kernel(parsed(SAME, n=10, processes=3, cv=0.002))
+        self.assertEqual((r["scope"], r["processes"], r["ci"]),
+                         (SCOPE_PROCESSES, 3, None))
+        self.assertEqual((r["in_band"], r["reason"]),
+                         ("untested", "processes=3"))
+        text = "\n".join(section([parsed(SAME, n=10, processes=3,
+                                           cv=0.002)]))
+        self.assertIn("| untested (processes=3) |", text)
+        # the line's own in_band= and reason= are held to it
+        ok = with_lines(SAME, [own_line(r)], n=10, processes=3, cv=0.002)
+        self.assertEqual(check(ok), [])
+        bad = with_lines(SAME, [own_line(r, in_band="yes")], n=10,
+                         processes=3, cv=0.002)
+        self.assertEqual(len(check(bad)), 1, check(bad))
+        bad = with_lines(SAME, [own_line(r, reason="processes=4")], n=10,
+                         processes=3, cv=0.002)
+        self.assertEqual(len(check(bad)), 1, check(bad))
 
 
 class Checked(unittest.TestCase):

@@ -9,13 +9,21 @@ depends on what replicates in the log (its scope):
   - processes: lines measured in several processes (processes=P, P >= 2)
     are judged by their processes, paired (both strategies ran in each):
     the exact Wilcoxon signed-rank test of the log ratios of the process
-    medians, the median ratio, a Hodges-Lehmann interval. Words:
-    confirmed, reversed on this CPU, split between processes, not
-    confirmed, untested.
+    medians, the median ratio, a Hodges-Lehmann interval. Words: a
+    speed-up's (below), reversed on this CPU, split between processes,
+    not confirmed, untested.
   - one-process (ntbench, one process) and one-boot (the image): the
     samples of one process are not independent of it, so the U test of
-    its samples says what was seen there and no more: seen (reversed) in
-    one process / boot, not confirmed, untested.
+    its samples says what was seen there and no more: seen ... in one
+    process / boot, not confirmed, untested.
+
+A significant speed-up's word judges its size: where the claim's posted
+speed-up R lies against the interval (vs_posted()): confirmed (inside),
+beyond the posted (below it), faster, short of the posted (above it),
+faster (no R, or no interval); "seen in one process", "seen faster,
+short of the posted in one process", ... in one process or boot. The
+words of every scope are manifest/verdicts.yaml's (WORDS), as
+lib/verdict.c's are.
 
 Where a side's runs fall into separate states (reportlib.states, the
 rule of lib/states.c), the claim is judged again in each state of that
@@ -34,10 +42,15 @@ check_verdicts() (--check-verdicts) holds the log's own "# verdict"
 lines, which the image and ntbench print (lib/verdict.c), to the same
 verdicts; a line without scope= (an older build) is held to the words
 that build gave the same outcome (confirmed and reversed on this CPU
-for what is now seen, or seen reversed, in one process or boot). It
+for what is now seen, or seen reversed, in one process or boot), and a
+line without vs_posted= to the words of a build that judged the
+direction only (confirmed, or seen in one process, for a speed-up of
+any size). It
 holds the log's "# state", "# state-verdict" and "# follows" lines to
 the same computation.
 """
+import math
+
 from reportlib import level, manifest
 from reportlib.compare import identity
 from reportlib.formatting import ci_title, fmt_ci, fmt_ns, fmt_p, md_table
@@ -64,18 +77,9 @@ from reportlib.stats import (
 
 CLAIMS = manifest.claims()  # manifest/claims.yaml
 
-CONFIRMED = "confirmed"
-NOT_CONFIRMED = "not confirmed"
-REVERSED = "reversed on this CPU"
-UNTESTED = "untested"
-SPLIT = "split between processes"
-SEEN_PROCESS = "seen in one process"
-SEEN_REVERSED_PROCESS = "seen reversed in one process"
-SEEN_BOOT = "seen in one boot"
-SEEN_REVERSED_BOOT = "seen reversed in one boot"
-SEEN_ROUNDS = "seen in one state's rounds"
-SEEN_REVERSED_ROUNDS = "seen reversed in one state's rounds"
-TOO_FEW = "too few rounds in this state"
+# The words, each in each scope (manifest/verdicts.yaml, as lib/verdict.c's
+# table): WORDS[name][scope].
+WORDS = {w["name"]: w for w in manifest.verdict_words()}
 
 # What replicates: the process (processes=P, P >= 2), or nothing beyond
 # the one process of ntbench or the one boot of the image.
@@ -85,15 +89,75 @@ SCOPE_BOOT = "one-boot"
 # The rounds of one machine state, from too few processes to judge by
 # them.
 SCOPE_ROUNDS = "rounds"
+SCOPES = manifest.VERDICT_SCOPES
 
-# Within one process or boot: (significant and the claimed way,
-# significant and the other way).
+CONFIRMED = WORDS["confirmed"][SCOPE_PROCESSES]
+BEYOND = WORDS["beyond"][SCOPE_PROCESSES]
+SHORT = WORDS["short"][SCOPE_PROCESSES]
+FASTER = WORDS["faster"][SCOPE_PROCESSES]
+NOT_CONFIRMED = WORDS["not_confirmed"][SCOPE_PROCESSES]
+REVERSED = WORDS["reversed"][SCOPE_PROCESSES]
+UNTESTED = WORDS["untested"][SCOPE_PROCESSES]
+SPLIT = WORDS["split"][SCOPE_PROCESSES]
+SEEN_PROCESS = WORDS["confirmed"][SCOPE_PROCESS]
+SEEN_REVERSED_PROCESS = WORDS["reversed"][SCOPE_PROCESS]
+SEEN_BOOT = WORDS["confirmed"][SCOPE_BOOT]
+SEEN_REVERSED_BOOT = WORDS["reversed"][SCOPE_BOOT]
+SEEN_ROUNDS = WORDS["confirmed"][SCOPE_ROUNDS]
+SEEN_REVERSED_ROUNDS = WORDS["reversed"][SCOPE_ROUNDS]
+TOO_FEW = WORDS["too_few"][SCOPE_PROCESSES]
+
+# The word names of a significant speed-up, by where the posted one lies
+# against the measured interval (vs_posted(); None: no size judged).
+VS_WITHIN, VS_BEYOND, VS_SHORT = "within", "beyond", "short"
+FASTER_BY_SIZE = {VS_WITHIN: "confirmed", VS_BEYOND: "beyond",
+                  VS_SHORT: "short", None: "faster"}
+
+# Within one process or boot: (significant and the claimed way, at the
+# posted size; significant and the other way).
 SEEN = {SCOPE_PROCESS: (SEEN_PROCESS, SEEN_REVERSED_PROCESS),
         SCOPE_BOOT: (SEEN_BOOT, SEEN_REVERSED_BOOT),
         SCOPE_ROUNDS: (SEEN_ROUNDS, SEEN_REVERSED_ROUNDS)}
 # The word a build before scope= printed for the same outcome.
 OLD_WORD = {SEEN_PROCESS: CONFIRMED, SEEN_BOOT: CONFIRMED,
             SEEN_REVERSED_PROCESS: REVERSED, SEEN_REVERSED_BOOT: REVERSED}
+# A build before vs_posted= said the claimed direction whatever the size:
+# each word of a significant speed-up, in each scope, as that build said
+# it (the word of "confirmed" in the same scope).
+OLD_SIZE_WORD = {WORDS[n][sc]: WORDS["confirmed"][sc]
+                 for n in FASTER_BY_SIZE.values() for sc in SCOPES}
+
+
+def vs_posted(ci, posted):
+    """Where the posted speed-up @posted ((num, den), or None) lies
+    against the interval @ci ([lo, hi], or None): VS_WITHIN (lo <= R <=
+    hi), VS_BEYOND (R < lo: faster than posted), VS_SHORT (hi < R), or
+    None where there is no R or no interval. In whole millionths, as
+    lib/verdict.c's verdict_vs_posted() compares them."""
+    if not ci or not posted or not posted[0] or not posted[1]:
+        return None
+    num, den = posted
+    lo, hi = (math.floor(x * RATIO_SCALE + 1e-9) for x in ci)
+    r = num * RATIO_SCALE
+    if lo * den > r:
+        return VS_BEYOND
+    if hi * den < r:
+        return VS_SHORT
+    return VS_WITHIN
+
+
+def posted_of(claim):
+    """A claim's posted speed-up as (num, den), or None."""
+    if not claim or not claim.get("den"):
+        return None
+    return (claim["num"], claim["den"])
+
+
+def faster_word(scope, size):
+    """The word of a significant speed-up in @scope (None: a build before
+    scope=, whose words were the processes'), of size @size
+    (vs_posted())."""
+    return WORDS[FASTER_BY_SIZE[size]][scope or SCOPE_PROCESSES]
 
 
 def one_replicate(word):
@@ -143,22 +207,24 @@ def claim_pairs(claim, records):
     return pairs
 
 
-def judge(st, posted_ratio, scope=None):
+def judge(st, posted, scope=None, ci=None):
     """One word for a comparison of before/after samples (@st: the U
-    test of compare_samples(), after against before). @scope: one-process
-    or one-boot says what was seen there; None, the words of a build
-    before scope= (confirmed, reversed on this CPU)."""
+    test of compare_samples(), after against before; @ci: the speed-up's
+    interval; @posted: the claim's posted speed-up, posted_of()). @scope:
+    one-process or one-boot says what was seen there; None, the words of
+    a build before scope= (confirmed, reversed on this CPU)."""
     if not st["testable"]:
         return UNTESTED
     if not st["significant"]:
         return NOT_CONFIRMED
     faster = st["ratio"] is not None and st["ratio"] < 1
-    claimed_faster = posted_ratio is None or posted_ratio > 1
-    same, other = SEEN.get(scope, (CONFIRMED, REVERSED))
-    return same if faster == claimed_faster else other
+    claimed_faster = posted is None or posted[0] > posted[1]
+    if faster != claimed_faster:
+        return WORDS["reversed"][scope or SCOPE_PROCESSES]
+    return faster_word(scope, vs_posted(ci, posted))
 
 
-def judge_processes(pt, posted_ratio):
+def judge_processes(pt, posted):
     """One word for the paired test of the process medians (@pt:
     process_pairs(), ratios before / after)."""
     if not pt["testable"]:
@@ -170,16 +236,18 @@ def judge_processes(pt, posted_ratio):
         return NOT_CONFIRMED
     # The direction the test found (its rank sums), not a median's.
     faster = pt["up"]
-    claimed_faster = posted_ratio is None or posted_ratio > 1
-    return CONFIRMED if faster == claimed_faster else REVERSED
+    claimed_faster = posted is None or posted[0] > posted[1]
+    if faster != claimed_faster:
+        return REVERSED
+    return faster_word(SCOPE_PROCESSES, vs_posted(pt["ci"], posted))
 
 
-def judge_one(v, before, after, sb, sa, posted_ratio):
+def judge_one(v, before, after, sb, sa, posted):
     """The U test of the pooled samples of one process or boot, into
     @v."""
     if not (sb and sa):
         v["why"] = "no samples_ns= on these lines"
-        return judge({"testable": False}, posted_ratio, v["scope"])
+        return judge({"testable": False}, posted, v["scope"])
     # The test of after against before; the speed-up is the inverse
     # of the time ratio after / before.
     st = compare_samples(sb, sa, level.ALPHA)
@@ -192,10 +260,10 @@ def judge_one(v, before, after, sb, sa, posted_ratio):
         v["speedup_ci"] = [1 / hi, 1 / lo]
     if not st["testable"]:
         v["why"] = st["why"]
-    return judge(st, posted_ratio, v["scope"])
+    return judge(st, posted, v["scope"], v["speedup_ci"])
 
 
-def judge_by_process(v, before, after, sb, sa, posted_ratio):
+def judge_by_process(v, before, after, sb, sa, posted):
     """The paired test of the two lines' process medians, into @v."""
     if sb and sa:
         v["n_before"], v["n_after"] = len(sb), len(sa)
@@ -209,10 +277,10 @@ def judge_by_process(v, before, after, sb, sa, posted_ratio):
         v["why"] = (f"samples_ns= does not cut into {pa} processes' "
                     f"blocks, and no proc_medians_ns=")
         return UNTESTED
-    return judge_pairs(v, mb, ma, posted_ratio)
+    return judge_pairs(v, mb, ma, posted)
 
 
-def judge_pairs(v, mb, ma, posted_ratio):
+def judge_pairs(v, mb, ma, posted):
     """The paired test of the process medians @mb (before) and @ma
     (after), into @v: its word (judge_processes())."""
     pt = process_pairs(mb, ma, level.ALPHA)
@@ -226,17 +294,17 @@ def judge_pairs(v, mb, ma, posted_ratio):
         v["test"] = "signed-rank"
     else:
         v["why"] = pt["why"]
-    return judge_processes(pt, posted_ratio)
+    return judge_processes(pt, posted)
 
 
-def judge_sides(v, before, after, posted_ratio):
+def judge_sides(v, before, after, posted):
     """Judge the metric line @before against @after into @v (which has
     its keys, scope among them): over the processes' medians where
     several ran, else over the runs. Returns the word."""
     judge_pair = (judge_by_process if v["scope"] == SCOPE_PROCESSES
                   else judge_one)
     return judge_pair(v, before, after, samples_of(before),
-                      samples_of(after), posted_ratio)
+                      samples_of(after), posted)
 
 
 def sides(log, before, after):
@@ -273,10 +341,11 @@ def verdicts(log):
             v = {k: x for k, x in v.items() if x is not None
                  or k in ("speedup_ci", "p", "posted_speedup", "cpu",
                           "speedup", "test")}
-            v["verdict"] = judge_sides(v, before, after, claim["ratio"])
+            v["verdict"] = judge_sides(v, before, after, posted_of(claim))
             ci = v["speedup_ci"]
-            if ci and claim["ratio"]:
-                v["posted_in_ci"] = ci[0] <= claim["ratio"] <= ci[1]
+            v["vs_posted"] = vs_posted(ci, posted_of(claim))
+            if v["vs_posted"]:
+                v["posted_in_ci"] = v["vs_posted"] == VS_WITHIN
             if v.get("speedup") and claim["ratio"]:
                 v["measured_over_posted"] = v["speedup"] / claim["ratio"]
             states = state_verdicts(log, claim, before, after, v)
@@ -525,9 +594,11 @@ def judge_state(log, claim, v, sb, sa, processes, which, s, nr, by):
             return [int_median(rounds_in(block(xs, p), block(which, p), s))
                     for p in procs]
 
-        sv["verdict"] = judge_pairs(sv, meds(sb), meds(sa), claim["ratio"])
+        sv["verdict"] = judge_pairs(sv, meds(sb), meds(sa),
+                                    posted_of(claim))
     else:
-        sv["verdict"] = judge_one(sv, None, None, b, a, claim["ratio"])
+        sv["verdict"] = judge_one(sv, None, None, b, a, posted_of(claim))
+    sv["vs_posted"] = vs_posted(sv["speedup_ci"], posted_of(claim))
     if sv.get("speedup") and claim["ratio"]:
         sv["measured_over_posted"] = sv["speedup"] / claim["ratio"]
     return sv
@@ -657,20 +728,25 @@ def verdict_section(logs):
            "means of pairs), the test the exact Wilcoxon signed-rank test "
            "of their "
            f"logs (at least {min_processes(level.ALPHA)} processes whose "
-           f"ratio is not 1): **{CONFIRMED}** (significant, the claimed "
-           f"direction), **{REVERSED}** (significant, the other), "
-           f"**{SPLIT}** (not significant, processes on both sides of 1), "
-           f"**{NOT_CONFIRMED}**, {UNTESTED}. Where it ran one process "
-           "(ntbench) or one boot (the image), its samples are not "
-           "independent of that process: the Hodges-Lehmann interval of "
-           "the pairwise ratios of the samples and a two-sided "
-           "Mann-Whitney U test say what was seen there and no more: "
-           f"**{SEEN_PROCESS}** / **{SEEN_BOOT}**, "
-           f"**{SEEN_REVERSED_PROCESS}** / **{SEEN_REVERSED_BOOT}**, "
+           "ratio is not 1). Where the test finds the after side faster, "
+           "the word judges the size: where the posted speed-up R lies "
+           f"against the interval: **{CONFIRMED}** (R inside it), "
+           f"**{BEYOND}** (R below it: faster than posted), **{SHORT}** (R "
+           f"above it: a speed-up, smaller than posted), **{FASTER}** (no "
+           f"posted figure, or no interval); **{REVERSED}** (significant, "
+           f"the other way), **{SPLIT}** (not significant, processes on "
+           f"both sides of 1), **{NOT_CONFIRMED}**, {UNTESTED}. Where it "
+           "ran one process (ntbench) or one boot (the image), its samples "
+           "are not independent of that process: the Hodges-Lehmann "
+           "interval of the pairwise ratios of the samples and a two-sided "
+           "Mann-Whitney U test say what was seen there and no more, by "
+           f"the same rule: **{SEEN_PROCESS}** / **{SEEN_BOOT}** (R inside "
+           f"the interval), **{WORDS['short'][SCOPE_PROCESS]}**, "
+           f"**{SEEN_REVERSED_PROCESS}** and so on; "
            f"**{NOT_CONFIRMED}**, {UNTESTED} (no samples, or fewer than "
-           f"{MIN_SAMPLES} a side). "
-           "The direction is what is judged; in CI says whether the "
-           "posting's ratio lies inside the interval measured here."]
+           f"{MIN_SAMPLES} a side). In CI says whether the posting's ratio "
+           "lies inside the interval measured here (manifest/verdicts.yaml "
+           "lists every word)."]
     any_rows = False
     for log in logs:
         vs = verdicts(log)
@@ -764,6 +840,14 @@ def line_problems(what, v, t):
                           None))
     else:
         word = OLD_WORD.get(word, word)
+    if "vs_posted" in t:
+        extra.append(("vs_posted", t["vs_posted"],
+                      v.get("vs_posted") or "-", None))
+    else:
+        # A build before vs_posted= said the direction, not the size.
+        word = OLD_SIZE_WORD.get(v["verdict"], word)
+        if "scope" not in t:
+            word = OLD_WORD.get(word, word)
     if "state" in v:
         extra = [("by", t.get("by"), v["by"], None),
                  ("rounds", t.get("rounds"), str(v["rounds"]), None)] + extra
