@@ -154,6 +154,23 @@ def ratio_interval(num, den, alpha=ALPHA):
     return est, ratios[k - 1], ratios[len(ratios) - k]
 
 
+def ratio_interval_millionths(num, den, alpha=ALPHA):
+    """ratio_interval()'s interval of num / den as lib/mannwhitney.c's
+    mw_ratio_interval() holds it: the same order statistics of the
+    pairwise ratios, each in whole millionths rounded down, as integers
+    (low, high); None where ratio_interval() gives none. Rounding down
+    keeps the order, so these are the C's figures to the unit, where the
+    floats of ratio_interval() can land a millionth above them."""
+    ratios = sorted(int(x) * RATIO_SCALE // int(y)
+                    for x in num for y in den if y)
+    pooled = list(num) + list(den)
+    exact = len(set(pooled)) == len(pooled) and len(pooled) <= EXACT_MAX
+    k = u_critical(len(den), len(num), alpha, exact)
+    if not ratios or k < 1 or k > len(ratios) - k + 1:
+        return None
+    return ratios[k - 1], ratios[len(ratios) - k]
+
+
 def min_p(m, n):
     """The smallest two-sided p-value m and n samples can give."""
     return min(1.0, 2 / math.comb(m + n, m))

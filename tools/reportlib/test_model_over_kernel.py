@@ -108,6 +108,13 @@ class Band(unittest.TestCase):
         bad = with_lines(SAME, [own_line(r, reason="processes=4")], n=10,
                          processes=3, cv=0.002)
         self.assertEqual(len(check(bad)), 1, check(bad))
+        # A build before the rule printed the estimate's word, no reason=
+        old = own_line(r, in_band="yes").replace(" reason=processes=3", "")
+        self.assertEqual(check(with_lines(SAME, [old], n=10, processes=3,
+                                          cv=0.002)), [])
+        old = own_line(r, in_band="no").replace(" reason=processes=3", "")
+        self.assertEqual(len(check(with_lines(SAME, [old], n=10,
+                                              processes=3, cv=0.002))), 1)
 
 
 class Checked(unittest.TestCase):

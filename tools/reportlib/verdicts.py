@@ -66,6 +66,7 @@ from reportlib.stats import (
     process_medians,
     process_pairs,
     processes_of,
+    ratio_interval_millionths,
     samples_of,
 )
 
@@ -160,12 +161,6 @@ def faster_word(scope, size):
     return WORDS[FASTER_BY_SIZE[size]][scope or SCOPE_PROCESSES]
 
 
-def one_replicate(word):
-    """True for a word that says what one process or boot showed: a
-    single observation, never a replicated finding."""
-    return word in OLD_WORD
-
-
 def scope_of(log, processes):
     """The scope of a pair of lines measured in @processes processes."""
     if processes >= 2:
@@ -257,7 +252,12 @@ def judge_one(v, before, after, sb, sa, posted):
     v["significant"] = st["significant"]
     if st.get("ratio_ci"):
         lo, hi = st["ratio_ci"]
-        v["speedup_ci"] = [1 / hi, 1 / lo]
+        # In whole millionths as lib/verdict.c holds it, so that the size
+        # is judged on the same figures (a float can land a millionth
+        # above the C's, across a posted figure at an edge).
+        m = ratio_interval_millionths(sb, sa, level.ALPHA)
+        v["speedup_ci"] = ([m[0] / RATIO_SCALE, m[1] / RATIO_SCALE] if m
+                           else [1 / hi, 1 / lo])
     if not st["testable"]:
         v["why"] = st["why"]
     return judge(st, posted, v["scope"], v["speedup_ci"])
