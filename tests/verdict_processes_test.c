@@ -14,6 +14,13 @@
 #include "lib/string.h"
 #include "lib/verdict.h"
 
+/* What one process (hosted) or one boot (the image) may say. */
+#ifdef NTB_HOSTED
+#define ONE "process"
+#else
+#define ONE "boot"
+#endif
+
 #define S VERDICT_SCALE
 #define ALPHA VERDICT_ALPHA_PPB
 #define RUNS 5
@@ -279,7 +286,7 @@ static void verdict_processes_direction_of_the_test(struct kunit *test)
  * interval around 1.1, judged against claims that post 1.1x (within),
  * 1.0x (below the interval: beyond the posted), 3.0x (above it: short
  * of the posted) and nothing (faster, no size). The same runs in one
- * process say the same sizes, "seen" there.
+ * process (one boot, in the image) say the same sizes, "seen" there.
  */
 static void verdict_processes_claim_size(struct kunit *test)
 {
@@ -291,12 +298,12 @@ static void verdict_processes_claim_size(struct kunit *test)
 		enum verdict_word word;
 		const char *processes, *one;
 	} cases[] = {
-		{11, 10, VERDICT_CONFIRMED, "confirmed", "seen in one process"},
+		{11, 10, VERDICT_CONFIRMED, "confirmed", "seen in one " ONE},
 		{1, 1, VERDICT_BEYOND, "beyond the posted",
-		 "seen beyond the posted in one process"},
+		 "seen beyond the posted in one " ONE},
 		{3, 1, VERDICT_SHORT, "faster, short of the posted",
-		 "seen faster, short of the posted in one process"},
-		{0, 0, VERDICT_FASTER, "faster", "seen faster in one process"},
+		 "seen faster, short of the posted in one " ONE},
+		{0, 0, VERDICT_FASTER, "faster", "seen faster in one " ONE},
 	};
 	struct verdict_samples sb = {"slow", b, 8 * RUNS, 8};
 	struct verdict_samples sa = {"tmpl_nt_fixed", a, 8 * RUNS, 8};
