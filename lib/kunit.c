@@ -347,7 +347,7 @@ void kunit_info(struct kunit *test, const char *fmt, ...)
 
 void kunit_diag(const char *fmt, ...)
 {
-	char msg[600];
+	char msg[KUNIT_DIAG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -19,6 +19,10 @@ const struct verdict_claim verdict_claims[] = {
 
 const unsigned int verdict_nr_claims = ARRAY_SIZE(verdict_claims);
 
+/* A verdict line and its newline go out whole through kunit_diag(). */
+_Static_assert(VERDICT_LINE_MAX + 1 <= KUNIT_DIAG_MAX,
+	       "kunit_diag() would cut a verdict line");
+
 /* The claims one configuration can judge, at most. */
 #define VERDICT_MAX_PER_CONFIG 8
 
@@ -653,7 +657,7 @@ static void publish_in_states(const struct verdict *v,
 	const struct verdict_samples *a = verdict_find_samples(c, n, v->after);
 	const struct verdict_samples *by;
 	const struct states *st;
-	char line[512], say[512];
+	static char line[VERDICT_LINE_MAX], say[VERDICT_LINE_MAX];
 	int len;
 
 	/* Rounds pair up only where both sides ran in the same ones. */
@@ -706,7 +710,8 @@ void verdict_publish(const struct verdict_config *where,
 	struct verdict v[VERDICT_MAX_PER_CONFIG];
 	const struct verdict_samples *followed[VERDICT_MAX_PER_CONFIG];
 	unsigned int got;
-	char line[512], at[64];
+	static char line[VERDICT_LINE_MAX];
+	char at[64];
 	u32 nr_followed = 0;
 
 	/* One benchmark's contenders: at most BENCH_MAX_ENTRIES. */

@@ -65,6 +65,11 @@
 #define VERDICT_SCALE 1000000ull
 /* Verdicts kept for the screen. */
 #define VERDICT_MAX 32
+/*
+ * Room for one "# verdict" or "# state-verdict" line: the longest claim
+ * with the longest word in the longest scope comes to about 600 bytes.
+ */
+#define VERDICT_LINE_MAX 1024
 /* The fewest rounds a state is judged on (5 a side: the runs' test). */
 #define VERDICT_STATE_MIN_ROUNDS 6
 

@@ -310,6 +310,57 @@ static void verdict_in_band_by_interval(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, why, "runs=3+3");
 }
 
+/*
+ * Every claim's line, of a state, with the longest word of the longest
+ * scope and figures at their widest, fits VERDICT_LINE_MAX whole: a line
+ * cut short loses its word (and runs into the next line on the console).
+ */
+static void verdict_longest_line_fits(struct kunit *test)
+{
+	static char line[VERDICT_LINE_MAX];
+	struct verdict v = {.before = "tmpl_nt_generic",
+			    .after = "tmpl_nt_fixed",
+			    .where = {.suite = "bench_memmap_init",
+				      .page_size = 128,
+				      .mode = "devdax2m",
+				      .map = "dev",
+				      .chunk = ~0ull},
+			    .by = "tmpl_nt_generic",
+			    .state = 10,
+			    .nr_states = 10,
+			    .rounds = ~0u,
+			    .scope = VERDICT_SCOPE_ROUNDS,
+			    .processes = ~0u,
+			    .n_before = ~0u,
+			    .n_after = ~0u,
+			    .before_ns = ~0ull,
+			    .after_ns = ~0ull,
+			    .speedup = ~0ull,
+			    .has_ci = true,
+			    .ci_lo = ~0ull,
+			    .ci_hi = ~0ull,
+			    .tested = true,
+			    .p_ppb = 999999999,
+			    .vs_posted = VERDICT_VS_POSTED_SHORT};
+	size_t longest = 0;
+
+	for (unsigned int i = 0; i < verdict_nr_claims; i++) {
+		v.claim = &verdict_claims[i];
+		for (u32 w = 0; w < VERDICT_NR_WORDS; w++) {
+			int n;
+
+			v.word = w;
+			n = verdict_format(line, sizeof(line), &v);
+			KUNIT_EXPECT_LT(test, n, (int)sizeof(line));
+			KUNIT_EXPECT_EQ(test, strlen(line), (size_t)n);
+			KUNIT_EXPECT_EQ(test, line[n - 1], '"');
+			longest = max(longest, (size_t)n);
+		}
+	}
+	/* The old 512-byte buffers were too small for this. */
+	KUNIT_EXPECT_GT(test, longest, 512);
+}
+
 #define COLS 100
 #define ROWS 24
 static char screen[ROWS * (COLS + 1)];
@@ -466,6 +517,7 @@ static const struct kunit_case verdict_cases[] = {
 	KUNIT_CASE(verdict_ratio_interval), KUNIT_CASE(verdict_words),
 	KUNIT_CASE(verdict_nocache),	    KUNIT_CASE(verdict_screen),
 	KUNIT_CASE(verdict_in_band_by_interval),
+	KUNIT_CASE(verdict_longest_line_fits),
 };
 
 KUNIT_SUITE_DEFINE(verdict_suite, "verdict", verdict_cases);
