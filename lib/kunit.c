@@ -347,13 +347,24 @@ void kunit_info(struct kunit *test, const char *fmt, ...)
 
 void kunit_diag(const char *fmt, ...)
 {
-	char msg[KUNIT_DIAG_MAX];
+	char msg[KUNIT_DIAG_MAX + 4];
+	const char *indent = current_test ? "    " : in_suite ? "  " : "";
+	size_t at = strlen(indent);
 	va_list ap;
+	int n;
 
+	memcpy(msg, indent, at);
 	va_start(ap, fmt);
-	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = ntb_vsnprintf(msg + at, sizeof(msg) - at, fmt, ap);
 	va_end(ap);
-	kprintf("%s%s", current_test ? "    " : in_suite ? "  " : "", msg);
+	if (n < 0)
+		return;
+	at += min((size_t)n, sizeof(msg) - at - 1);
+	/*
+	 * Written in one piece, not through kprintf(), whose 512 bytes are
+	 * fewer than a verdict line's.
+	 */
+	plat_console_write(msg, at);
 }
 
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)
