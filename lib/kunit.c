@@ -347,24 +347,13 @@ void kunit_info(struct kunit *test, const char *fmt, ...)
 
 void kunit_diag(const char *fmt, ...)
 {
-	char msg[KUNIT_DIAG_MAX + 4];
-	const char *indent = current_test ? "    " : in_suite ? "  " : "";
-	size_t at = strlen(indent);
+	char msg[KUNIT_DIAG_MAX];
 	va_list ap;
-	int n;
 
-	memcpy(msg, indent, at);
 	va_start(ap, fmt);
-	n = ntb_vsnprintf(msg + at, sizeof(msg) - at, fmt, ap);
+	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	at += min((size_t)n, sizeof(msg) - at - 1);
-	/*
-	 * Written in one piece, not through kprintf(), whose 512 bytes are
-	 * fewer than a verdict line's.
-	 */
-	plat_console_write(msg, at);
+	kprintf("%s%s", current_test ? "    " : in_suite ? "  " : "", msg);
 }
 
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)

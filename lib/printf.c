@@ -7,16 +7,28 @@
 #include "lib/printf.h"
 #include "include/platform.h"
 
+/*
+ * Where the output goes: @buf of @size bytes, @pos characters so far. With
+ * @flush, a full @buf is handed to it and refilled (@base: the characters
+ * already handed over), so nothing is cut however long the output; without,
+ * what does not fit is counted and dropped, as vsnprintf() does.
+ */
 struct outbuf {
 	char *buf;
 	size_t size;
 	size_t pos;
+	size_t base;
+	void (*flush)(const char *s, size_t len);
 };
 
 static void put_char(struct outbuf *o, char c)
 {
-	if (o->pos + 1 < o->size)
-		o->buf[o->pos] = c;
+	if (o->flush && o->pos - o->base + 1 >= o->size) {
+		o->flush(o->buf, o->pos - o->base);
+		o->base = o->pos;
+	}
+	if (o->pos - o->base + 1 < o->size)
+		o->buf[o->pos - o->base] = c;
 	o->pos++;
 }
 
@@ -38,8 +50,8 @@ static void put_repeat(struct outbuf *o, char c, int n)
 static void put_number(struct outbuf *o, u64 val, bool negative,
 		       unsigned int base, int flags, int width, int prec)
 {
-	const char *digits = (flags & F_UPPER) ? "0123456789ABCDEF" :
-						 "0123456789abcdef";
+	const char *digits =
+		(flags & F_UPPER) ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[24];
 	int len = 0, sign_len = 0, prefix_len = 0, zeros, pad;
 	char sign = 0;
@@ -148,9 +160,9 @@ static s64 fetch_signed(va_list *ap, enum length l)
 	}
 }
 
-int ntb_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
+/* @fmt with @ap_in into @o; returns the length of the whole output. */
+static int format_into(struct outbuf *o, const char *fmt, va_list ap_in)
 {
-	struct outbuf o = { .buf = buf, .size = size, .pos = 0 };
 	va_list ap;
 
 	va_copy(ap, ap_in);
@@ -160,7 +172,7 @@ int ntb_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 		char c = *fmt++;
 
 		if (c != '%') {
-			put_char(&o, c);
+			put_char(o, c);
 			continue;
 		}
 		for (;; fmt++) {
@@ -230,57 +242,66 @@ int ntb_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap_in)
 			s64 v = fetch_signed(&ap, l);
 			u64 mag = v < 0 ? (u64)0 - (u64)v : (u64)v;
 
-			put_number(&o, mag, v < 0, 10, flags, width, prec);
+			put_number(o, mag, v < 0, 10, flags, width, prec);
 			break;
 		}
 		case 'u':
-			put_number(&o, fetch_unsigned(&ap, l), false, 10,
+			put_number(o, fetch_unsigned(&ap, l), false, 10,
 				   flags & ~UNSIGNED_IGNORES, width, prec);
 			break;
 		case 'X':
 			flags |= F_UPPER;
 			/* fall through */
 		case 'x':
-			put_number(&o, fetch_unsigned(&ap, l), false, 16,
+			put_number(o, fetch_unsigned(&ap, l), false, 16,
 				   flags & ~UNSIGNED_IGNORES, width, prec);
 			break;
 		case 'o':
-			put_number(&o, fetch_unsigned(&ap, l), false, 8,
+			put_number(o, fetch_unsigned(&ap, l), false, 8,
 				   flags & ~UNSIGNED_IGNORES, width, prec);
 			break;
 		case 'p':
-			put_number(&o, (uptr)va_arg(ap, void *), false, 16,
+			put_number(o, (uptr)va_arg(ap, void *), false, 16,
 				   (flags & ~UNSIGNED_IGNORES) | F_ALT, width,
 				   prec);
 			break;
 		case 's':
-			put_string(&o, va_arg(ap, const char *), flags, width,
+			put_string(o, va_arg(ap, const char *), flags, width,
 				   prec);
 			break;
 		case 'c': {
 			char ch = (char)va_arg(ap, int);
 
 			if (!(flags & F_LEFT))
-				put_repeat(&o, ' ', width - 1);
-			put_char(&o, ch);
+				put_repeat(o, ' ', width - 1);
+			put_char(o, ch);
 			if (flags & F_LEFT)
-				put_repeat(&o, ' ', width - 1);
+				put_repeat(o, ' ', width - 1);
 			break;
 		}
 		case '%':
-			put_char(&o, '%');
+			put_char(o, '%');
 			break;
 		default:
-			/* Unknown conversion: print it verbatim so it is seen. */
-			put_char(&o, '%');
-			put_char(&o, c);
+			/* Unknown conversion: print it verbatim so it is seen.
+			 */
+			put_char(o, '%');
+			put_char(o, c);
 			break;
 		}
 	}
 	va_end(ap);
+	return (int)o->pos;
+}
+
+int ntb_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct outbuf o = {.buf = buf, .size = size};
+	int n = format_into(&o, fmt, ap);
+
 	if (size)
 		buf[o.pos < size ? o.pos : size - 1] = '\0';
-	return (int)o.pos;
+	return n;
 }
 
 int ntb_snprintf(char *buf, size_t size, const char *fmt, ...)
@@ -294,14 +315,23 @@ int ntb_snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+int ntb_vprintf_flushed(void (*flush)(const char *s, size_t len), char *buf,
+			size_t size, const char *fmt, va_list ap)
+{
+	struct outbuf o = {.buf = buf, .size = size, .flush = flush};
+	int n = format_into(&o, fmt, ap);
+
+	flush(buf, o.pos - o.base);
+	return n;
+}
+
+/* Written 511 bytes at a time where longer: never cut. */
 int vkprintf(const char *fmt, va_list ap)
 {
 	char buf[512];
-	int n = ntb_vsnprintf(buf, sizeof(buf), fmt, ap);
 
-	plat_console_write(buf, n < (int)sizeof(buf) ? (size_t)n :
-						   sizeof(buf) - 1);
-	return n;
+	return ntb_vprintf_flushed(plat_console_write, buf, sizeof(buf), fmt,
+				   ap);
 }
 
 int kprintf(const char *fmt, ...)

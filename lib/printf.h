@@ -20,7 +20,18 @@
 int ntb_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int ntb_snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 
-/* Format and write to the platform console. Returns the length printed. */
+/*
+ * @fmt formatted through @buf of @size bytes: each time it fills, its bytes
+ * go to @flush, and what is left at the end, so the whole output reaches
+ * @flush however long it is. Returns its length.
+ */
+int ntb_vprintf_flushed(void (*flush)(const char *s, size_t len), char *buf,
+			size_t size, const char *fmt, va_list ap);
+
+/*
+ * Format and write to the platform console, whole however long (in pieces
+ * of 511 bytes). Returns the length printed.
+ */
 int kprintf(const char *fmt, ...) __printf(1, 2);
 int vkprintf(const char *fmt, va_list ap);
 
@@ -28,6 +39,7 @@ int vkprintf(const char *fmt, va_list ap);
  * Print a fixed-point value num/den with @decimals digits after the point,
  * rounded to nearest. Used for ns/page, GB/s and ratios.
  */
-int ntb_fmt_fixed(char *buf, size_t size, u64 num, u64 den, unsigned int decimals);
+int ntb_fmt_fixed(char *buf, size_t size, u64 num, u64 den,
+		  unsigned int decimals);
 
 #endif

@@ -714,7 +714,7 @@ static void print_model_over_kernel(const char *config,
 	};
 	const struct verdict_samples *model, *kernel;
 	enum verdict_band band;
-	char why[40] = "";
+	char why[32] = "";
 	struct verdict v;
 
 	model = verdict_find_samples(vs, nv, slow_name);
@@ -727,14 +727,12 @@ static void print_model_over_kernel(const char *config,
 		return;
 	/* In the band only by an interval: an estimate alone says nothing. */
 	band = verdict_in_band(&v, MODEL_OVER_KERNEL_LO, MODEL_OVER_KERNEL_HI);
-	if (band == VERDICT_BAND_UNTESTED) {
-		memcpy(why, " reason=", 8);
-		verdict_no_interval_reason(why + 8, sizeof(why) - 8, &v);
-	}
+	if (band == VERDICT_BAND_UNTESTED)
+		verdict_no_interval_reason(why, sizeof(why), &v);
 	kunit_diag("# model_over_kernel suite=bench_memmap_init %s "
 		   "model=%s model_kernel=%s model_ns=%llu kernel_ns=%llu "
 		   "model_over_kernel=%s ci_low=%s ci_high=%s scope=%s "
-		   "processes=%u band=%s..%s in_band=%s%s\n",
+		   "processes=%u band=%s..%s in_band=%s%s%s\n",
 		   config, slow_name, model_kernel_name(opt_kernel),
 		   v.before_ns, v.after_ns,
 		   bench_fixed(v.speedup, VERDICT_SCALE, 3),
@@ -743,7 +741,7 @@ static void print_model_over_kernel(const char *config,
 		   verdict_scope_name(v.scope), max(v.processes, 1u),
 		   bench_fixed(MODEL_OVER_KERNEL_LO, VERDICT_SCALE, 3),
 		   bench_fixed(MODEL_OVER_KERNEL_HI, VERDICT_SCALE, 3),
-		   verdict_band_name(band), why);
+		   verdict_band_name(band), why[0] ? " reason=" : "", why);
 }
 
 /*

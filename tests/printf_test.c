@@ -26,7 +26,8 @@ static void printf_integers(struct kunit *test)
 	expect_fmt(test, "0", "%d", 0);
 	expect_fmt(test, "-42", "%d", -42);
 	expect_fmt(test, "4294967295", "%u", 0xffffffffu);
-	expect_fmt(test, "-9223372036854775808", "%lld", (long long)(-9223372036854775807LL - 1));
+	expect_fmt(test, "-9223372036854775808", "%lld",
+		   (long long)(-9223372036854775807LL - 1));
 	expect_fmt(test, "18446744073709551615", "%llu", ~0ull);
 	expect_fmt(test, "ff", "%x", 255);
 	expect_fmt(test, "FF", "%X", 255);
@@ -234,6 +235,62 @@ static void printf_fixed_point(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "107374182400.0");
 }
 
+static char flushed[2048];
+static size_t flushed_len, flushes;
+
+static void flush_into(const char *s, size_t len)
+{
+	if (flushed_len + len < sizeof(flushed))
+		memcpy(flushed + flushed_len, s, len);
+	flushed_len += len;
+	flushes++;
+}
+
+static int printf_flushed(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = ntb_vprintf_flushed(flush_into, buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/*
+ * The console's path: output longer than its buffer arrives whole, in
+ * pieces, never cut (a verdict line is longer than kprintf()'s 512 bytes).
+ */
+static void printf_flushed_never_cut(struct kunit *test)
+{
+	static char want[2048];
+	char small[8];
+	int n, w;
+
+	flushed_len = flushes = 0;
+	n = printf_flushed(small, sizeof(small), "%s=%llu %-20s|%08x|%s",
+			   "speedup", 1234567890123ull, "left", 0xbeefu,
+			   "faster, short of the posted in one state's rounds");
+	w = ntb_snprintf(want, sizeof(want), "%s=%llu %-20s|%08x|%s", "speedup",
+			 1234567890123ull, "left", 0xbeefu,
+			 "faster, short of the posted in one state's rounds");
+	KUNIT_EXPECT_EQ(test, n, w);
+	KUNIT_EXPECT_EQ(test, flushed_len, (size_t)w);
+	KUNIT_EXPECT_TRUE(test, !memcmp(flushed, want, (size_t)w));
+	/* 7 bytes a piece, and the rest */
+	KUNIT_EXPECT_EQ(test, flushes, (size_t)(w + 6) / 7);
+
+	/* 600 bytes through kprintf()'s 512: all of them */
+	memset(want, 'x', 600);
+	want[600] = 0;
+	flushed_len = flushes = 0;
+	n = printf_flushed((char[512]){0}, 512, "%s!", want);
+	KUNIT_EXPECT_EQ(test, n, 601);
+	KUNIT_EXPECT_EQ(test, flushed_len, (size_t)601);
+	KUNIT_EXPECT_EQ(test, flushed[600], '!');
+	KUNIT_EXPECT_EQ(test, flushes, (size_t)2);
+}
+
 static const struct kunit_case printf_cases[] = {
 	KUNIT_CASE(printf_integers),
 	KUNIT_CASE(printf_width_precision),
@@ -243,6 +300,7 @@ static const struct kunit_case printf_cases[] = {
 	KUNIT_CASE(printf_strings_chars),
 	KUNIT_CASE(printf_pointer),
 	KUNIT_CASE(printf_truncation),
+	KUNIT_CASE(printf_flushed_never_cut),
 	KUNIT_CASE(printf_precision_bounds_the_read),
 	KUNIT_CASE(printf_fixed_point),
 };

@@ -267,21 +267,6 @@ def unit_of(rows):
     return "one boot" if scope == "one-boot" else "one process"
 
 
-def size_of(ci, posted):
-    """Where the posted speed-up @posted (a float R, or None) lies against
-    the interval @ci ((lo, hi), or None), as verdicts.vs_posted() says it
-    of a posted (num, den): VS_WITHIN (lo <= R <= hi), VS_BEYOND (R < lo)
-    or VS_SHORT (hi < R); None without R or interval."""
-    words = verdict_words()
-    if not ci or not posted:
-        return None
-    if posted < ci[0]:
-        return words.VS_BEYOND
-    if posted > ci[1]:
-        return words.VS_SHORT
-    return words.VS_WITHIN
-
-
 def combine(rows, alpha):
     """The runs of one claim on one CPU model: (speed-up, (lo, hi) or
     None, verdict)."""
@@ -309,7 +294,7 @@ def combine(rows, alpha):
     if (ci[0] > 1) != claimed_faster:
         return geo, ci, words.REVERSED
     return geo, ci, words.faster_word(words.SCOPE_PROCESSES,
-                                      size_of(ci, posted))
+                                      words.vs_posted(ci, posted))
 
 
 def fleet(db, alpha=0.05):

@@ -7,10 +7,9 @@ sides are (reportlib.verdicts: over the process medians where several
 processes ran, else over the runs), with its interval; whether it lies
 in the band where the model's figure is the kernel's; and the log's own
 "# model_over_kernel" lines held to it."""
-import math
 
 from reportlib.formatting import md_table
-from reportlib.stats import RATIO_SCALE
+from reportlib.stats import RATIO_SCALE, whole_millionths
 from reportlib.verdicts import (
     config_of,
     contenders,
@@ -28,7 +27,7 @@ BAND = (0.97, 1.03)
 
 def millionths(x):
     """@x cut to whole millionths, as lib/verdict.c holds a ratio."""
-    return math.floor(x * RATIO_SCALE + 1e-9) / RATIO_SCALE
+    return whole_millionths(x) / RATIO_SCALE
 
 
 def in_band(ci):

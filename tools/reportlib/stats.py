@@ -154,6 +154,13 @@ def ratio_interval(num, den, alpha=ALPHA):
     return est, ratios[k - 1], ratios[len(ratios) - k]
 
 
+def whole_millionths(x):
+    """@x in whole millionths, rounded down, as lib/verdict.c holds a ratio
+    (the 1e-9 keeps a float just below a whole millionth it stands for
+    from falling to the one below)."""
+    return math.floor(x * RATIO_SCALE + 1e-9)
+
+
 def ratio_interval_millionths(num, den, alpha=ALPHA):
     """ratio_interval()'s interval of num / den as lib/mannwhitney.c's
     mw_ratio_interval() holds it: the same order statistics of the

@@ -248,10 +248,17 @@ class Fleet(unittest.TestCase):
         # A claim of a slow-down: faster is the other way.
         self.assertEqual(word(around2, 0.5), "reversed on this CPU")
         self.assertEqual(word((0.49, 0.5, 0.51), 0.5), "confirmed")
-        # The interval's ends are within.
+        # The interval's ends are within: judged in whole millionths, as
+        # every interval's is (reportlib.verdicts.vs_posted()), the lower
+        # end rounded down and R a millionth past either end outside.
         geo, ci, _ = fleet.combine(rows(around2, None), 0.05)
+        lo, hi = (math.floor(x * 1e6 + 1e-9) for x in ci)
         self.assertEqual(word(around2, ci[0]), "confirmed")
-        self.assertEqual(word(around2, ci[1]), "confirmed")
+        self.assertEqual(word(around2, lo / 1e6), "confirmed")
+        self.assertEqual(word(around2, hi / 1e6), "confirmed")
+        self.assertEqual(word(around2, (lo - 1) / 1e6), "beyond the posted")
+        self.assertEqual(word(around2, (hi + 1) / 1e6),
+                         "faster, short of the posted")
 
     def test_add_stores_the_size_rule(self):
         path = self.write("s.log", log_text("intel", 16e6, 6e6, 1))

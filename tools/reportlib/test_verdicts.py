@@ -9,6 +9,7 @@ python3 -m unittest discover -s tools/reportlib -t tools
 """
 import json
 import re
+from fractions import Fraction
 import unittest
 
 from reportlib.logs import parse_log
@@ -149,32 +150,37 @@ class ClaimSize(unittest.TestCase):
 
     def test_the_posted_against_the_interval(self):
         ci = [1.05, 1.15]
-        self.assertEqual(vs_posted(ci, (11, 10)), "within")
-        self.assertEqual(vs_posted(ci, (1, 1)), "beyond")
-        self.assertEqual(vs_posted(ci, (3, 1)), "short")
+        self.assertEqual(vs_posted(ci, Fraction(11, 10)), "within")
+        self.assertEqual(vs_posted(ci, Fraction(1, 1)), "beyond")
+        self.assertEqual(vs_posted(ci, Fraction(3, 1)), "short")
         self.assertIsNone(vs_posted(ci, None))
-        self.assertIsNone(vs_posted(None, (11, 10)))
+        self.assertIsNone(vs_posted(None, Fraction(11, 10)))
         # the edges are inside
-        self.assertEqual(vs_posted([1.1, 1.2], (11, 10)), "within")
-        self.assertEqual(vs_posted([1.0, 1.1], (11, 10)), "within")
-        self.assertEqual(vs_posted([1.100001, 1.2], (11, 10)), "beyond")
-        self.assertEqual(vs_posted([1.0, 1.099999], (11, 10)), "short")
+        self.assertEqual(vs_posted([1.1, 1.2], Fraction(11, 10)), "within")
+        self.assertEqual(vs_posted([1.0, 1.1], Fraction(11, 10)), "within")
+        self.assertEqual(vs_posted([1.100001, 1.2], Fraction(11, 10)),
+                         "beyond")
+        self.assertEqual(vs_posted([1.0, 1.099999], Fraction(11, 10)),
+                         "short")
+        # a float R (the fleet's stored posted_speedup) alike
+        self.assertEqual(vs_posted(ci, 1.1), "within")
+        self.assertEqual(vs_posted(ci, 3.0), "short")
 
     def test_each_word_of_a_speed_up(self):
         st = {"testable": True, "significant": True, "ratio": 0.9}
         ci = [1.05, 1.15]
-        for posted, name in (((11, 10), "confirmed"),
-                             ((102, 100), "beyond"),
-                             ((3, 1), "short"), (None, "faster")):
+        for posted, name in ((Fraction(11, 10), "confirmed"),
+                             (Fraction(102, 100), "beyond"),
+                             (Fraction(3), "short"), (None, "faster")):
             for scope in (SCOPE_PROCESSES, SCOPE_PROCESS, SCOPE_BOOT):
                 self.assertEqual(judge(st, posted, scope, ci),
                                  WORDS[name][scope], (posted, scope))
         # no interval: faster, no size
-        self.assertEqual(judge(st, (11, 10), SCOPE_PROCESS, None),
+        self.assertEqual(judge(st, Fraction(11, 10), SCOPE_PROCESS, None),
                          WORDS["faster"][SCOPE_PROCESS])
         # slower: reversed whatever the posted
         st["ratio"] = 1.1
-        self.assertEqual(judge(st, (11, 10), SCOPE_PROCESS, ci),
+        self.assertEqual(judge(st, Fraction(11, 10), SCOPE_PROCESS, ci),
                          SEEN_REVERSED_PROCESS)
 
 

@@ -49,7 +49,7 @@ any size). It
 holds the log's "# state", "# state-verdict" and "# follows" lines to
 the same computation.
 """
-import math
+from fractions import Fraction
 
 from reportlib import level, manifest
 from reportlib.compare import identity
@@ -67,6 +67,7 @@ from reportlib.stats import (
     process_pairs,
     processes_of,
     ratio_interval_millionths,
+    whole_millionths,
     samples_of,
 )
 
@@ -130,28 +131,28 @@ OLD_SIZE_WORD = {WORDS[n][sc]: WORDS["confirmed"][sc]
 
 
 def vs_posted(ci, posted):
-    """Where the posted speed-up @posted ((num, den), or None) lies
-    against the interval @ci ([lo, hi], or None): VS_WITHIN (lo <= R <=
-    hi), VS_BEYOND (R < lo: faster than posted), VS_SHORT (hi < R), or
-    None where there is no R or no interval. In whole millionths, as
-    lib/verdict.c's verdict_vs_posted() compares them."""
-    if not ci or not posted or not posted[0] or not posted[1]:
+    """Where the posted speed-up @posted (a Fraction or a float, or None)
+    lies against the interval @ci ([lo, hi], or None): VS_WITHIN (lo <= R
+    <= hi), VS_BEYOND (R < lo: faster than posted), VS_SHORT (hi < R), or
+    None where there is no R or no interval. The interval in whole
+    millionths, R exactly, as lib/verdict.c's verdict_vs_posted()
+    compares them."""
+    if not ci or not posted:
         return None
-    num, den = posted
-    lo, hi = (math.floor(x * RATIO_SCALE + 1e-9) for x in ci)
-    r = num * RATIO_SCALE
-    if lo * den > r:
+    r = Fraction(posted) * RATIO_SCALE
+    lo, hi = (whole_millionths(x) for x in ci)
+    if lo > r:
         return VS_BEYOND
-    if hi * den < r:
+    if hi < r:
         return VS_SHORT
     return VS_WITHIN
 
 
 def posted_of(claim):
-    """A claim's posted speed-up as (num, den), or None."""
+    """A claim's posted speed-up as an exact Fraction, or None."""
     if not claim or not claim.get("den"):
         return None
-    return (claim["num"], claim["den"])
+    return Fraction(claim["num"], claim["den"])
 
 
 def faster_word(scope, size):
@@ -213,7 +214,7 @@ def judge(st, posted, scope=None, ci=None):
     if not st["significant"]:
         return NOT_CONFIRMED
     faster = st["ratio"] is not None and st["ratio"] < 1
-    claimed_faster = posted is None or posted[0] > posted[1]
+    claimed_faster = posted is None or posted > 1
     if faster != claimed_faster:
         return WORDS["reversed"][scope or SCOPE_PROCESSES]
     return faster_word(scope, vs_posted(ci, posted))
@@ -231,7 +232,7 @@ def judge_processes(pt, posted):
         return NOT_CONFIRMED
     # The direction the test found (its rank sums), not a median's.
     faster = pt["up"]
-    claimed_faster = posted is None or posted[0] > posted[1]
+    claimed_faster = posted is None or posted > 1
     if faster != claimed_faster:
         return REVERSED
     return faster_word(SCOPE_PROCESSES, vs_posted(pt["ci"], posted))
