@@ -8,8 +8,10 @@
 #   make check-host host tests and the hosted runner's object code
 #   make bench-host build/host/ntbench (the hosted benchmark runner)
 #   make kernel-memmap  build/host/kernel-memmap: the kernel's own 6.12
-#                   memmap_init_zone_device() for ntbench strategy=kernel
-#   make check-kernel-memmap  the model at kernel=6.12 against it
+#                   memmap_init_zone_device() for ntbench strategy=kernel,
+#                   and build/host/kernel-memmap-kernel_series: the same
+#                   with the series (patches/6.12/series/) applied
+#   make check-kernel-memmap  the model at kernel=6.12 against both
 #   make check-report-html  tools/report --html of real hosted runs,
 #                   rendered in headless Chromium (docs/report-html.md)
 #   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the
@@ -193,9 +195,13 @@ bench-host: $(B)/host/ntbench
 # The kernel's own memmap_init_zone_device() for ntbench strategy=kernel:
 # the runner linked with Debian's 6.12 objects (docs/kernel-memmap.md).
 # Needs linux-source-6.12 and its build's packages; the first build of the
-# kernel's tree takes minutes, later ones seconds.
+# kernel's tree takes minutes, later ones seconds. The series' runner is
+# built in a copy of the tree with patches/6.12/series/series applied
+# (docs/kernel-memmap.md, "The series on 6.12").
 kernel-memmap:
 	tools/kernel-memmap/build $(B)/host/kernel-memmap
+	tools/kernel-memmap/build --series patches/6.12/series/series \
+		$(B)/host/kernel-memmap-kernel_series
 
 # The model at kernel=6.12 against that code, byte for byte.
 check-kernel-memmap: $(B)/host/ntbench

@@ -243,8 +243,9 @@ bool memmap_kernel_refuses(enum model_kernel k, const struct memmap_strategy *s,
 	if (s && s->copy != MEMMAP_SLOW) {
 		ntb_snprintf(why, len,
 			     "kernel=%s has strategy=slow only: %s is the "
-			     "series' template path or the project's own, "
-			     "and the series has no %s backport",
+			     "series' template path on its base or the "
+			     "project's own; the series on %s is the kernel's "
+			     "own code (patches/6.12/series/)",
 			     model_kernel_name(k), s->name,
 			     model_kernel_name(k));
 		return true;

@@ -14,6 +14,7 @@
 #include <linux/mmzone.h>
 #include <linux/pageblock-flags.h>
 #include <linux/string.h>
+#include <asm/processor.h>
 #include "ntb_kmemmap_glue.h" /* glue.h, copied beside it */
 
 /*
@@ -189,6 +190,15 @@ void *ntb_kmemmap_pgmap(void)
 unsigned long ntb_kmemmap_page_size(void)
 {
 	return sizeof(struct page);
+}
+
+long ntb_kmemmap_stack_canary_offset(void)
+{
+#ifdef CONFIG_STACKPROTECTOR
+	return offsetof(struct fixed_percpu_data, stack_canary);
+#else
+	return -1;
+#endif
 }
 
 unsigned long ntb_kmemmap_pageblock_pages(void)

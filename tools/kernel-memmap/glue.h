@@ -49,6 +49,13 @@ unsigned long ntb_kmemmap_page_size(void);
 unsigned long ntb_kmemmap_pageblock_pages(void);
 
 /*
+ * Where this kernel build's code reads its stack canary: the offset from
+ * the GS base (fixed_percpu_data.stack_canary, %gs:40 on x86_64), or -1
+ * where the configuration has no stack protector.
+ */
+long ntb_kmemmap_stack_canary_offset(void);
+
+/*
  * All the bits of the pageblock of @pfn (NR_PAGEBLOCK_BITS), read by the
  * kernel's own get_pfnblock_flags_mask() (mm/page_alloc.o); ULONG_MAX
  * where the pfn has no section (ntb_kmemmap_setup() did not lay it out).

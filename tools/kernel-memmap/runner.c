@@ -32,9 +32,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <asm/prctl.h>
 
 #include "arch/x86/tsc.h"
 #include "glue.h"
@@ -55,7 +57,16 @@ extern const char kmemmap_selftest_variable_name[];
 /* How long the call may take before the run is stopped. */
 #define KMEMMAP_TIMEOUT_S 60
 
+/*
+ * The stubs' variables lie below this address (VAR_END in stubs): a
+ * per-CPU one is read at that offset from the GS base.
+ */
+#define KMEMMAP_STUB_VARIABLES_END 0x10000UL
+
 static struct kmemmap_request *req;
+
+/* The GS base percpu_area_init() set, 0 where it set none. */
+static unsigned long percpu_base;
 
 /* Why the run stops: in the answer, and on stderr. */
 static void say(const char *fmt, ...)
@@ -85,7 +96,13 @@ void kmemmap_unexpected_call(const char *name, unsigned long from)
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-	const char *var = kmemmap_stub_variable((unsigned long)si->si_addr);
+	unsigned long addr = (unsigned long)si->si_addr;
+	const char *var;
+
+	/* a per-CPU read: %gs:variable */
+	if (percpu_base && addr - percpu_base < KMEMMAP_STUB_VARIABLES_END)
+		addr -= percpu_base;
+	var = kmemmap_stub_variable(addr);
 	unsigned long ip = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 	const char *key = kmemmap_jump_label_key_at(ip);
 
@@ -118,6 +135,44 @@ static void catch_faults(void)
 	sigaltstack(&ss, NULL);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * The per-CPU area, as much of it as the kernel's code may read: its stack
+ * canary. A function of the kernel's build that the stack protector
+ * instruments (one with a local whose address is taken: the series'
+ * struct page templates) reads the canary at a fixed offset from the GS
+ * base on entry and compares it on return. The GS base points to a page
+ * that ends just past the canary; the pages after it are mapped with no
+ * access, so that a read of any per-CPU variable (%gs:symbol, a stub's
+ * address) still faults and is named by on_fault().
+ */
+static int percpu_area_init(char *why, size_t len)
+{
+	const long canary_off = ntb_kmemmap_stack_canary_offset();
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const size_t span = page + KMEMMAP_STUB_VARIABLES_END + page;
+	char *area;
+
+	if (canary_off < 0)
+		return 0; /* no stack protector: the GS base stays 0 */
+	area = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED ||
+	    mprotect(area, page, PROT_READ | PROT_WRITE)) {
+		snprintf(why, len, "cannot map a per-CPU area: %s",
+			 strerror(errno));
+		return -1;
+	}
+	percpu_base = (unsigned long)area + page -
+		      (unsigned long)(canary_off + sizeof(unsigned long));
+	/* any value serves: it is compared with itself; a zero low byte */
+	*(unsigned long *)(percpu_base + canary_off) = 0x6e74626f6f7400UL;
+	if (syscall(SYS_arch_prctl, ARCH_SET_GS, percpu_base)) {
+		snprintf(why, len, "cannot set the GS base: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Does the window of @bytes at @off lie inside the file of @size? */
@@ -158,8 +213,8 @@ static int check_request(unsigned long long size)
 	return 0;
 }
 
-#ifndef NTB_KERNEL_RELEASE
-#error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE"
+#if !defined(NTB_KERNEL_RELEASE) || !defined(NTB_KERNEL_PATCHES)
+#error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE and NTB_KERNEL_PATCHES"
 #endif
 
 /*
@@ -174,11 +229,12 @@ static int patch_as_booted(char *object, size_t olen, char *why, size_t len)
 	    kmemmap_jump_labels_init(&p.jump_labels, why, len))
 		return -1;
 	snprintf(object, olen,
-		 "mm_init.o %s fentry=%u return_sites=%u alternatives=%u "
-		 "jump_labels=%u static_calls=%u return_thunk=%s "
-		 "return_thunk_from=\"%s\"",
-		 NTB_KERNEL_RELEASE, p.fentry, p.return_sites, p.alternatives,
-		 p.jump_labels, p.static_calls, p.return_thunk, p.return_why);
+		 "mm_init.o %s patches=%d fentry=%u return_sites=%u "
+		 "alternatives=%u jump_labels=%u static_calls=%u "
+		 "return_thunk=%s return_thunk_from=\"%s\"",
+		 NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES, p.fentry,
+		 p.return_sites, p.alternatives, p.jump_labels, p.static_calls,
+		 p.return_thunk, p.return_why);
 	return 0;
 }
 
@@ -222,6 +278,16 @@ static void read_variable_stub(void)
 	(void)*kmemmap_selftest_variable;
 }
 
+/* The same variable read as a per-CPU one, as %gs:variable. */
+static void read_percpu_variable_stub(void)
+{
+	unsigned long v;
+
+	asm volatile("movq %%gs:(%1), %0"
+		     : "=r"(v)
+		     : "r"(kmemmap_selftest_variable));
+}
+
 static int selftest(void)
 {
 	char object[KMEMMAP_OBJECT_LEN], why[256];
@@ -232,11 +298,17 @@ static int selftest(void)
 		return 1;
 	}
 	printf("kernel-memmap: selftest: # kernel-object %s\n", object);
+	if (percpu_area_init(why, sizeof(why))) {
+		printf("kernel-memmap: selftest FAILED: %s\n", why);
+		return 1;
+	}
 	ok = stops_naming(call_function_stub, kmemmap_selftest_function_name) &&
-	     stops_naming(read_variable_stub, kmemmap_selftest_variable_name);
+	     stops_naming(read_variable_stub, kmemmap_selftest_variable_name) &&
+	     stops_naming(read_percpu_variable_stub,
+			  kmemmap_selftest_variable_name);
 
-	printf("kernel-memmap: selftest %s (a call of %s() and a read of %s "
-	       "stop the run by name)\n",
+	printf("kernel-memmap: selftest %s (a call of %s() and a read of %s, "
+	       "plain and per-CPU, stop the run by name)\n",
 	       ok ? "passed" : "FAILED", kmemmap_selftest_function_name,
 	       kmemmap_selftest_variable_name);
 	return !ok;
@@ -349,6 +421,7 @@ int main(int argc, char **argv)
 	 */
 	if (patch_as_booted(req->object, sizeof(req->object), req->why,
 			    sizeof(req->why)) ||
+	    percpu_area_init(req->why, sizeof(req->why)) ||
 	    check_request(st.st_size))
 		return 1;
 	pages = map + req->pages_offset;
