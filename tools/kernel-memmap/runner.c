@@ -63,6 +63,12 @@ extern const char kmemmap_selftest_variable_name[];
  */
 #define KMEMMAP_STUB_VARIABLES_END 0x10000UL
 
+/*
+ * A per-CPU variable the linked objects define is read at its link
+ * address from the GS base: below 2 GiB (the kernel code model).
+ */
+#define KMEMMAP_PERCPU_REACH 0x80000000UL
+
 static struct kmemmap_request *req;
 
 /* The GS base percpu_area_init() set, 0 where it set none. */
@@ -96,13 +102,11 @@ void kmemmap_unexpected_call(const char *name, unsigned long from)
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-	unsigned long addr = (unsigned long)si->si_addr;
-	const char *var;
-
-	/* a per-CPU read: %gs:variable */
-	if (percpu_base && addr - percpu_base < KMEMMAP_STUB_VARIABLES_END)
-		addr -= percpu_base;
-	var = kmemmap_stub_variable(addr);
+	const unsigned long addr = (unsigned long)si->si_addr;
+	/* as an offset from the GS base: a per-CPU read, %gs:variable */
+	const unsigned long gs_off = percpu_base ? addr - percpu_base : addr;
+	const char *var = kmemmap_stub_variable(
+		gs_off < KMEMMAP_STUB_VARIABLES_END ? gs_off : addr);
 	unsigned long ip = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 	const char *key = kmemmap_jump_label_key_at(ip);
 
@@ -117,6 +121,15 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 		say("the kernel's code read %s, which the runner does not "
 		    "provide (tools/kernel-memmap/stubs)",
 		    var);
+	else if (percpu_base && gs_off < KMEMMAP_PERCPU_REACH)
+		/*
+		 * likely a per-CPU variable of the linked objects: %gs plus
+		 * its link address, which the per-CPU area does not hold
+		 */
+		say("signal %d (%s) at ip %#lx, address %p, inside the "
+		    "kernel's code: %%gs:%#lx if a per-CPU read, beyond the "
+		    "runner's per-CPU area (it holds the stack canary alone)",
+		    sig, strsignal(sig), ip, si->si_addr, gs_off);
 	else
 		say("signal %d (%s) at ip %#lx, address %p, inside the "
 		    "kernel's code",
