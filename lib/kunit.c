@@ -347,13 +347,13 @@ void kunit_info(struct kunit *test, const char *fmt, ...)
 
 void kunit_diag(const char *fmt, ...)
 {
-	char msg[KUNIT_DIAG_MAX];
 	va_list ap;
 
+	/* vkprintf() never cuts a line, however long */
+	kprintf("%s", current_test ? "    " : in_suite ? "  " : "");
 	va_start(ap, fmt);
-	ntb_vsnprintf(msg, sizeof(msg), fmt, ap);
+	vkprintf(fmt, ap);
 	va_end(ap);
-	kprintf("%s%s", current_test ? "    " : in_suite ? "  " : "", msg);
 }
 
 void kunit_mark_skipped(struct kunit *test, const char *fmt, ...)

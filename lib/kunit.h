@@ -193,9 +193,6 @@ void kunit_fail_at(struct kunit *test, const char *file, int line,
 void kunit_abort(struct kunit *test) __noreturn;
 void kunit_info(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 
-/* The longest diagnostic kunit_diag() prints whole, its newline included. */
-#define KUNIT_DIAG_MAX 1100
-
 /*
  * A diagnostic line ("# metric ...", "# progress ...") at the indentation
  * of where the run is now: inside a case, inside a suite or at the top

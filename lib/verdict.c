@@ -19,10 +19,6 @@ const struct verdict_claim verdict_claims[] = {
 
 const unsigned int verdict_nr_claims = ARRAY_SIZE(verdict_claims);
 
-/* A verdict line and its newline go out whole through kunit_diag(). */
-_Static_assert(VERDICT_LINE_MAX + 1 <= KUNIT_DIAG_MAX,
-	       "kunit_diag() would cut a verdict line");
-
 /* The claims one configuration can judge, at most. */
 #define VERDICT_MAX_PER_CONFIG 8
 

@@ -141,7 +141,7 @@ static void verdict_processes_planted_offset(struct kunit *test)
 					 10000000, 10000000, 10000000};
 	static u64 b[6 * RUNS], a[6 * RUNS];
 	static struct verdict v;
-	static char line[512];
+	static char line[VERDICT_LINE_MAX];
 	u64 state = 0x5eed;
 	struct verdict_samples sb = {"slow", b, 6 * RUNS, 6};
 	struct verdict_samples sa = {"tmpl_nt_fixed", a, 6 * RUNS, 6};
@@ -292,7 +292,7 @@ static void verdict_processes_claim_size(struct kunit *test)
 {
 	static u64 b[MAX_PROCS * RUNS], a[MAX_PROCS * RUNS];
 	static struct verdict v;
-	static char line[512];
+	static char line[VERDICT_LINE_MAX];
 	static const struct {
 		u64 num, den;
 		enum verdict_word word;

@@ -47,8 +47,12 @@
 /* The variable glue.c defines for the kernel's pfn_to_page(). */
 extern unsigned long vmemmap_base;
 
-/* The stubs (stubs): the name of the variable stub at @addr, or NULL. */
+/*
+ * The stubs (stubs): the name of the variable stub at @addr, or NULL; the
+ * variables' addresses lie below kmemmap_stub_variables_end.
+ */
 const char *kmemmap_stub_variable(unsigned long addr);
+extern const unsigned long kmemmap_stub_variables_end;
 extern void (*const kmemmap_selftest_function)(void);
 extern const char kmemmap_selftest_function_name[];
 extern const volatile long *const kmemmap_selftest_variable;
@@ -56,12 +60,6 @@ extern const char kmemmap_selftest_variable_name[];
 
 /* How long the call may take before the run is stopped. */
 #define KMEMMAP_TIMEOUT_S 60
-
-/*
- * The stubs' variables lie below this address (VAR_END in stubs): a
- * per-CPU one is read at that offset from the GS base.
- */
-#define KMEMMAP_STUB_VARIABLES_END 0x10000UL
 
 /*
  * A per-CPU variable the linked objects define is read at its link
@@ -104,12 +102,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	const unsigned long addr = (unsigned long)si->si_addr;
 	/* as an offset from the GS base: a per-CPU read, %gs:variable */
-	const unsigned long gs_off = percpu_base ? addr - percpu_base : addr;
-	const char *var = kmemmap_stub_variable(
-		gs_off < KMEMMAP_STUB_VARIABLES_END ? gs_off : addr);
+	const unsigned long gs_off = addr - percpu_base;
+	const char *var = kmemmap_stub_variable(addr);
 	unsigned long ip = ((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 	const char *key = kmemmap_jump_label_key_at(ip);
 
+	if (!var && percpu_base)
+		var = kmemmap_stub_variable(gs_off);
 	if (sig == SIGALRM)
 		say("memmap_init_zone_device() did not return in %d s",
 		    KMEMMAP_TIMEOUT_S);
@@ -164,7 +163,7 @@ static int percpu_area_init(char *why, size_t len)
 {
 	const long canary_off = ntb_kmemmap_stack_canary_offset();
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	const size_t span = page + KMEMMAP_STUB_VARIABLES_END + page;
+	const size_t span = page + kmemmap_stub_variables_end + page;
 	char *area;
 
 	if (canary_off < 0)

@@ -290,11 +290,8 @@ def combine(rows, alpha):
     if ci[0] <= 1 <= ci[1]:
         return geo, ci, words.NOT_CONFIRMED
     # As verdicts.judge(): the direction first, then the size.
-    claimed_faster = posted is None or posted > 1
-    if (ci[0] > 1) != claimed_faster:
-        return geo, ci, words.REVERSED
-    return geo, ci, words.faster_word(words.SCOPE_PROCESSES,
-                                      words.vs_posted(ci, posted))
+    return geo, ci, words.significant_word(ci[0] > 1, posted, ci,
+                                           words.SCOPE_PROCESSES)
 
 
 def fleet(db, alpha=0.05):

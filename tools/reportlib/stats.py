@@ -143,15 +143,24 @@ def ratio_interval(num, den, alpha=ALPHA):
     if not ratios:
         return None, None, None
     est = median(ratios)
-    pooled = list(num) + list(den)
-    exact = len(set(pooled)) == len(pooled) and len(pooled) <= EXACT_MAX
-    # Inverted from the U test's own distribution, so that the interval
-    # leaves out 1.0 exactly when the exact test calls the difference
-    # significant.
-    k = u_critical(len(den), len(num), alpha, exact)
-    if k < 1 or k > len(ratios) - k + 1:
+    k = ratio_interval_rank(num, den, len(ratios), alpha)
+    if k is None:
         return est, None, None
     return est, ratios[k - 1], ratios[len(ratios) - k]
+
+
+def ratio_interval_rank(num, den, nr_ratios, alpha):
+    """k: the interval of num / den is the k-th smallest and k-th largest
+    of its @nr_ratios sorted pairwise ratios; None where the samples are
+    too few for an interval at @alpha. Inverted from the U test's own
+    distribution, so that the interval leaves out 1.0 exactly when the
+    exact test calls the difference significant."""
+    pooled = list(num) + list(den)
+    exact = len(set(pooled)) == len(pooled) and len(pooled) <= EXACT_MAX
+    k = u_critical(len(den), len(num), alpha, exact)
+    if not nr_ratios or k < 1 or k > nr_ratios - k + 1:
+        return None
+    return k
 
 
 def whole_millionths(x):
@@ -170,10 +179,8 @@ def ratio_interval_millionths(num, den, alpha=ALPHA):
     floats of ratio_interval() can land a millionth above them."""
     ratios = sorted(int(x) * RATIO_SCALE // int(y)
                     for x in num for y in den if y)
-    pooled = list(num) + list(den)
-    exact = len(set(pooled)) == len(pooled) and len(pooled) <= EXACT_MAX
-    k = u_critical(len(den), len(num), alpha, exact)
-    if not ratios or k < 1 or k > len(ratios) - k + 1:
+    k = ratio_interval_rank(num, den, len(ratios), alpha)
+    if k is None:
         return None
     return ratios[k - 1], ratios[len(ratios) - k]
 

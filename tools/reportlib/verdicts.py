@@ -162,6 +162,16 @@ def faster_word(scope, size):
     return WORDS[FASTER_BY_SIZE[size]][scope or SCOPE_PROCESSES]
 
 
+def significant_word(faster, posted, ci, scope):
+    """The word of a significant change in @scope (None: a build before
+    scope=): against the claim's direction (@posted above 1, or no posted
+    figure: a speed-up) reversed; with it, its size, the interval @ci
+    against @posted, as lib/verdict.c's judge_size()."""
+    if faster != (posted is None or posted > 1):
+        return WORDS["reversed"][scope or SCOPE_PROCESSES]
+    return faster_word(scope, vs_posted(ci, posted))
+
+
 def scope_of(log, processes):
     """The scope of a pair of lines measured in @processes processes."""
     if processes >= 2:
@@ -214,10 +224,7 @@ def judge(st, posted, scope=None, ci=None):
     if not st["significant"]:
         return NOT_CONFIRMED
     faster = st["ratio"] is not None and st["ratio"] < 1
-    claimed_faster = posted is None or posted > 1
-    if faster != claimed_faster:
-        return WORDS["reversed"][scope or SCOPE_PROCESSES]
-    return faster_word(scope, vs_posted(ci, posted))
+    return significant_word(faster, posted, ci, scope)
 
 
 def judge_processes(pt, posted):
@@ -231,11 +238,7 @@ def judge_processes(pt, posted):
             return SPLIT
         return NOT_CONFIRMED
     # The direction the test found (its rank sums), not a median's.
-    faster = pt["up"]
-    claimed_faster = posted is None or posted > 1
-    if faster != claimed_faster:
-        return REVERSED
-    return faster_word(SCOPE_PROCESSES, vs_posted(pt["ci"], posted))
+    return significant_word(pt["up"], posted, pt["ci"], SCOPE_PROCESSES)
 
 
 def judge_one(v, before, after, sb, sa, posted):
@@ -830,6 +833,12 @@ def line_problems(what, v, t):
     verdict @v recomputed here (@what names them)."""
     ci = v["speedup_ci"] or [None, None]
     word = v["verdict"]
+    # A build before vs_posted= said the direction, not the size; one
+    # before scope= said one process's words as the processes' words.
+    if "vs_posted" not in t:
+        word = OLD_SIZE_WORD.get(word, word)
+    if "scope" not in t:
+        word = OLD_WORD.get(word, word)
     extra = []
     if "scope" in t:
         extra = [("scope", t["scope"], v["scope"], None),
@@ -839,16 +848,9 @@ def line_problems(what, v, t):
                 t["scope"] == SCOPE_PROCESSES:
             extra.append(("test", t.get("test"), v.get("test") or "-",
                           None))
-    else:
-        word = OLD_WORD.get(word, word)
     if "vs_posted" in t:
         extra.append(("vs_posted", t["vs_posted"],
                       v.get("vs_posted") or "-", None))
-    else:
-        # A build before vs_posted= said the direction, not the size.
-        word = OLD_SIZE_WORD.get(v["verdict"], word)
-        if "scope" not in t:
-            word = OLD_WORD.get(word, word)
     if "state" in v:
         extra = [("by", t.get("by"), v["by"], None),
                  ("rounds", t.get("rounds"), str(v["rounds"]), None)] + extra
