@@ -7,11 +7,12 @@
 #   make check      host tests (ASan/UBSan) + QEMU boot tests
 #   make check-host host tests and the hosted runner's object code
 #   make bench-host build/host/ntbench (the hosted benchmark runner)
-#   make kernel-memmap  build/host/kernel-memmap: the kernel's own 6.12
-#                   memmap_init_zone_device() for ntbench strategy=kernel,
-#                   and build/host/kernel-memmap-kernel_series: the same
-#                   with the series (patches/6.12/series/) applied
-#   make check-kernel-memmap  the model at kernel=6.12 against both
+#   make kernel-memmap  one runner per build of the kernel's own 6.12
+#                   memmap_init_zone_device() in manifest/strategies.yaml's
+#                   kernels: build/host/kernel-memmap for strategy=kernel,
+#                   build/host/kernel-memmap-kernel_series for the series
+#                   (patches/6.12/series/), ...
+#   make check-kernel-memmap  the model at kernel=6.12 against each
 #   make check-report-html  tools/report --html of real hosted runs,
 #                   rendered in headless Chromium (docs/report-html.md)
 #   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the
@@ -122,16 +123,22 @@ $(LITMUS_GEN): tests/litmus.tests tools/tso-enum
 MANIFEST_TOOL := tools/manifest tools/reportlib/manifest.py
 MANIFEST_GEN := $(B)/gen/verdict_claims.h $(B)/gen/verdict_words.h \
 	$(B)/gen/page_layouts.h \
-	$(B)/gen/memmap_strategy_list.h
+	$(B)/gen/memmap_strategy_list.h $(B)/gen/kernel_memmap_list.h
 $(B)/gen/verdict_claims.h.stamp: TABLE := claims
 $(B)/gen/verdict_words.h.stamp: TABLE := verdicts
 $(B)/gen/page_layouts.h.stamp: TABLE := layouts
 $(B)/gen/memmap_strategy_list.h.stamp: TABLE := strategies
+$(B)/gen/kernel_memmap_list.h.stamp: TABLE := kernels
 # (a claim names strategies; the strategies' layouts are the layouts' ids)
 $(B)/gen/verdict_claims.h.stamp: manifest/claims.yaml manifest/strategies.yaml
 $(B)/gen/verdict_words.h.stamp: manifest/verdicts.yaml
 $(B)/gen/page_layouts.h.stamp: manifest/layouts.yaml
 $(B)/gen/memmap_strategy_list.h.stamp: manifest/strategies.yaml \
+	manifest/layouts.yaml
+# (the kernel's builds: the SHA-256 of their patch files, whose names
+# the rule that tools/manifest writes beside the table gives,
+# kernel_memmap_list.h.d, read with the other .d files at the end)
+$(B)/gen/kernel_memmap_list.h.stamp: manifest/strategies.yaml \
 	manifest/layouts.yaml
 $(MANIFEST_GEN:=.stamp): $(MANIFEST_TOOL)
 	@mkdir -p $(dir $@)
@@ -192,16 +199,14 @@ $(B)/host/ntbench: $(HOST_BENCH_OBJS)
 
 bench-host: $(B)/host/ntbench
 
-# The kernel's own memmap_init_zone_device() for ntbench strategy=kernel:
-# the runner linked with Debian's 6.12 objects (docs/kernel-memmap.md).
-# Needs linux-source-6.12 and its build's packages; the first build of the
-# kernel's tree takes minutes, later ones seconds. The series' runner is
-# built in a copy of the tree with patches/6.12/series/series applied
-# (docs/kernel-memmap.md, "The series on 6.12").
+# The kernel's own memmap_init_zone_device() for ntbench's kernel
+# contenders: a runner linked with Debian's 6.12 objects for each entry of
+# manifest/strategies.yaml's kernels:, its series applied in a copy of the
+# tree (docs/kernel-memmap.md). Needs linux-source-6.12 and its build's
+# packages; the first build of the kernel's tree takes minutes, later
+# ones seconds.
 kernel-memmap:
-	tools/kernel-memmap/build $(B)/host/kernel-memmap
-	tools/kernel-memmap/build --series patches/6.12/series/series \
-		$(B)/host/kernel-memmap-kernel_series
+	tools/kernel-memmap/runners $(B)/host
 
 # The model at kernel=6.12 against that code, byte for byte.
 check-kernel-memmap: $(B)/host/ntbench

@@ -39,11 +39,30 @@ _Static_assert(sizeof(((struct kmemmap_request *)0)->object) ==
 	"linux-config-6.12 flex bison bc libelf-dev libssl-dev " \
 	"python3-pyelftools"
 
-/* $NTB_KERNEL_MEMMAP, else kernel-memmap beside this program. */
-static int runner_path(char *path, size_t len, char *why, size_t wlen)
+/* @path as the user would type it: relative where it is under the cwd */
+static const char *shown_path(const char *path)
 {
-	const char *env = getenv("NTB_KERNEL_MEMMAP");
-	char exe[PATH_MAX - 32];
+	static char cwd[PATH_MAX];
+	size_t n;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return path;
+	n = strlen(cwd);
+	if (n > 1 && !strncmp(path, cwd, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+/*
+ * The runner: the file @c->env names, else @c->runner beside this
+ * program. Returns 0, 1 where it is not built (why, with what builds it,
+ * in @why: a skip), -1 where @c->env names no program.
+ */
+static int runner_path(const struct kernel_memmap_call *c, char *path,
+		       size_t len, char *why, size_t wlen)
+{
+	const char *env = c->env ? getenv(c->env) : NULL;
+	char exe[PATH_MAX - 64];
 	ssize_t n;
 	char *slash;
 
@@ -60,17 +79,46 @@ static int runner_path(char *path, size_t len, char *why, size_t wlen)
 		slash = strrchr(exe, '/');
 		if (slash)
 			*slash = 0;
-		snprintf(path, len, "%s/kernel-memmap", exe);
+		snprintf(path, len, "%s/%s", exe, c->runner);
 	}
 	if (access(path, X_OK)) {
 		/* named on purpose: an error, not a skip */
-		snprintf(why, wlen, "%s %s (%s)", path,
-			 env && *env ? "from NTB_KERNEL_MEMMAP is no program"
-				     : "is not built",
-			 KMEMMAP_NEEDS);
+		if (env && *env)
+			snprintf(why, wlen, "%s from %s is no program (%s)",
+				 path, c->env, KMEMMAP_NEEDS);
+		else
+			snprintf(why, wlen, "%s is not built (%s)",
+				 shown_path(path), KMEMMAP_NEEDS);
 		return env && *env ? -1 : 1;
 	}
 	return 0;
+}
+
+/*
+ * A runner built from other patches than its entry's is another
+ * contender under this one's name: refused. One named by @c->env runs
+ * whatever it was built from (its object line says which).
+ */
+static int runner_built_from(const struct kernel_memmap_call *c,
+			     const char *path, bool named, char *why,
+			     size_t len)
+{
+	const struct kmemmap_request *req = c->map;
+
+	if (named || !strncmp(req->patches_sha256, c->patches_sha256,
+			      sizeof(req->patches_sha256)))
+		return 0;
+	if (c->patches)
+		snprintf(why, len,
+			 "%s was built from other patches than %s: make "
+			 "kernel-memmap",
+			 shown_path(path), c->patches);
+	else
+		snprintf(why, len,
+			 "%s was built with patches, and its entry has none: "
+			 "make kernel-memmap",
+			 shown_path(path));
+	return -1;
 }
 
 static size_t round_up_page(size_t n)
@@ -213,7 +261,8 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 		round_up_page(sizeof(struct kmemmap_request)) + c->line_offset;
 	size_t bits_off = pages_off + (size_t)c->nr_pfns * c->page_size;
 	struct kmemmap_request *req;
-	int fd, r = runner_path(path, sizeof(path), why, len);
+	int fd, r = runner_path(c, path, sizeof(path), why, len);
+	bool named = c->env && getenv(c->env) && *getenv(c->env);
 
 	c->map = NULL;
 	c->fd = -1;
@@ -244,7 +293,8 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	c->pageblock_bits = (u8 *)c->map + bits_off;
 	r = spawn_runner(c, path, fd, why, len);
 	close(fd);
-	if (r || answer(c, KMEMMAP_READY, why, len)) {
+	if (r || answer(c, KMEMMAP_READY, why, len) ||
+	    runner_built_from(c, path, named, why, len)) {
 		plat_kernel_memmap_stop(c);
 		return -1;
 	}

@@ -131,6 +131,14 @@ bool plat_can_catch_faults(void);
  * answer says where the runner's memmap is and what it holds.
  */
 struct kernel_memmap_call {
+	/*
+	 * Which build of the kernel's code: the runner's file beside the
+	 * program, the series file it must be built from (NULL: none) and
+	 * the SHA-256 of its patch files in hex, which the runner must
+	 * report; @env names a variable that may name another runner
+	 * instead (run whatever it was built from), or is NULL.
+	 */
+	const char *runner, *patches, *patches_sha256, *env;
 	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */
 	unsigned long start_pfn, nr_pages;
 	unsigned int order; /* pgmap->vmemmap_shift */
@@ -153,7 +161,7 @@ struct kernel_memmap_call {
 	u64 pgmap_addr;	    /* the kernel's dev_pagemap there */
 	u8 *pageblock_bits; /* one byte per pageblock */
 	/* the object and how the runner patched it: "mm_init.o 6.12..." */
-	char object[448];
+	char object[512];
 	/* the platform's */
 	void *map;
 	size_t map_bytes;

@@ -85,7 +85,7 @@ struct contender {
 	/* A memmap strategy ... */
 	struct memmap *m;
 	const struct memmap_strategy *s;
-	/* ... or the kernel's own code (strategy=kernel) ... */
+	/* ... or the kernel's own code (strategy=kernel, ...) ... */
 	struct kernel_memmap *k;
 	char kernel_why[300]; /* why its last run did not run */
 	/* ... or a fill, or the state probe (tests/engines/state_probe.h). */
@@ -248,7 +248,7 @@ static void contender_before(void *arg, u32 run)
 			return;
 		}
 		st = sample_state(c);
-		memmap_sample_pfns(&c->k->ref, sample_pfns, SAMPLE_N, &st);
+		memmap_sample_pfns(&c->k->ref->m, sample_pfns, SAMPLE_N, &st);
 		kernel_memmap_poison(c->k, sample_pfns, SAMPLE_N, NULL);
 		return;
 	}
@@ -624,73 +624,109 @@ static bool strategy_selected(const char *name)
 
 /*
  * bench_memmap_init's strategies: the model's, then the kernel's own
- * code (strategy=kernel, tests/engines/kernel_memmap.h).
+ * code, one build each (strategy=kernel, kernel_series, ...:
+ * tests/engines/kernel_memmap.h).
  */
 static const char *bench_memmap_strategy_name(unsigned int i)
 {
-	if (i == memmap_nr_strategies)
-		return KERNEL_MEMMAP_STRATEGY;
+	if (i >= memmap_nr_strategies)
+		return i - memmap_nr_strategies < kernel_memmap_nr_builds
+			       ? kernel_memmap_builds[i - memmap_nr_strategies]
+					 .name
+			       : NULL;
 	return memmap_strategy_name_at(i);
 }
 
-/*
- * Why strategy=kernel did not run here: what to install (a skip), or
- * what the options asked that it cannot do (a failure when nothing else
- * ran); "" when it ran.
- */
-static char kernel_skip[300], kernel_refused[200];
+/* The kernel as Debian ships it: what the model's cost is judged by. */
+#define KERNEL_MEMMAP_STOCK (kernel_memmap_builds[0].name)
 
 /*
- * strategy=kernel is in the run: named, or the model at 6.12 with no
- * strategy= (the comparison is what kernel=6.12 is for).
+ * Why a kernel contender did not run here: what to install or build (a
+ * skip), or what the options asked that it cannot do (a failure when
+ * nothing else ran), each with the contender's name; "" when it ran.
  */
-static bool kernel_selected(void)
+static char kernel_skip[340], kernel_refused[240];
+
+/*
+ * Build @b is in the run: named, or the kernel as Debian ships it with
+ * the model at 6.12 and no strategy= (the comparison is what kernel=6.12
+ * is for).
+ */
+static bool kernel_selected(const struct kernel_memmap_build *b)
 {
-	return strategy_selected(KERNEL_MEMMAP_STRATEGY) &&
-	       (opt_strategy[0] || opt_kernel == MODEL_KERNEL_6_12);
+	return strategy_selected(b->name) &&
+	       (opt_strategy[0] ||
+		(opt_kernel == MODEL_KERNEL_6_12 && !b->patches));
 }
 
 /*
- * The kernel's own code, started in @k on @cfg's namespace, as the next
- * contender (*@n) of layout @l's configuration @config. Returns 1 when
- * added; 0 when not: refused or skipped (said, and kept for the suite's
- * end), or failed (@test failed naming why).
+ * The kernel's own code, each selected build started in @k[] on @cfg's
+ * namespace as the next contenders (*@n) of layout @l's configuration
+ * @config, all checked against the one reference @ref (made here, for
+ * the first). @at[i]: build i's contender, or -1. Returns the number
+ * added; a build not added was refused or skipped (said, and kept for
+ * the suite's end), or failed (@test failed naming why).
  */
-static unsigned int add_kernel(struct kunit *test, struct kernel_memmap *k,
-			       const struct page_layout *l,
-			       const struct memmap_config *cfg,
-			       const char *config, u64 seed, u32 *n)
+static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
+				struct kernel_memmap_ref *ref, int *at,
+				const struct page_layout *l,
+				const struct memmap_config *cfg,
+				const char *config, u64 seed, u32 *n)
 {
-	if (!kernel_selected())
-		return 0;
-	if (kernel_memmap_refuses(l, kernel_refused, sizeof(kernel_refused))) {
-		kunit_info(test, "%s %s refused: %s", KERNEL_MEMMAP_STRATEGY,
-			   config, kernel_refused);
-		return 0;
+	unsigned int added = 0;
+	char why[300];
+	int r;
+
+	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++)
+		at[i] = -1;
+	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++) {
+		const struct kernel_memmap_build *b = &kernel_memmap_builds[i];
+
+		if (!kernel_selected(b))
+			continue;
+		if (kernel_memmap_refuses(b, l, why, sizeof(why))) {
+			kunit_info(test, "%s %s refused: %s", b->name, config,
+				   why);
+			ntb_snprintf(kernel_refused, sizeof(kernel_refused),
+				     "%s: %s", b->name, why);
+			continue;
+		}
+		if (*n == BENCH_MAX_ENTRIES) {
+			kunit_info(test,
+				   "%s %s skipped: more than %u contenders",
+				   b->name, config, BENCH_MAX_ENTRIES);
+			continue;
+		}
+		if (!ref->made &&
+		    kernel_memmap_ref_make(ref, cfg, why, sizeof(why))) {
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "strategy=%s %s: the model at 6.12: %s",
+				      b->name, config, why);
+			return added;
+		}
+		r = kernel_memmap_start(test, &k[i], b, ref, config, why,
+					sizeof(why));
+		if (r == 0) {
+			kunit_info(test, "%s %s skipped: %s", b->name, config,
+				   why);
+			ntb_snprintf(kernel_skip, sizeof(kernel_skip), "%s: %s",
+				     b->name, why);
+		}
+		if (r <= 0)
+			continue;
+		contenders[*n] = (struct contender){
+			.test = test,
+			.name = b->name,
+			.config = config,
+			.seed = seed,
+			.index = *n,
+			.k = &k[i],
+		};
+		contender_entry(&entries[*n], &contenders[*n]);
+		at[i] = (int)(*n)++;
+		added++;
 	}
-	if (*n == BENCH_MAX_ENTRIES) {
-		kunit_info(test, "%s %s skipped: more than %u contenders",
-			   KERNEL_MEMMAP_STRATEGY, config, BENCH_MAX_ENTRIES);
-		return 0;
-	}
-	if (kernel_memmap_start(test, k, cfg, config, kernel_skip,
-				sizeof(kernel_skip)) <= 0) {
-		if (kernel_skip[0])
-			kunit_info(test, "%s %s skipped: %s",
-				   KERNEL_MEMMAP_STRATEGY, config, kernel_skip);
-		return 0;
-	}
-	contenders[*n] = (struct contender){
-		.test = test,
-		.name = KERNEL_MEMMAP_STRATEGY,
-		.config = config,
-		.seed = seed,
-		.index = *n,
-		.k = k,
-	};
-	contender_entry(&entries[*n], &contenders[*n]);
-	(*n)++;
-	return 1;
+	return added;
 }
 
 /* The band within which the model's cost is taken as the kernel's. */
@@ -718,7 +754,7 @@ static void print_model_over_kernel(const char *config,
 	struct verdict v;
 
 	model = verdict_find_samples(vs, nv, slow_name);
-	kernel = verdict_find_samples(vs, nv, KERNEL_MEMMAP_STRATEGY);
+	kernel = verdict_find_samples(vs, nv, KERNEL_MEMMAP_STOCK);
 	if (!model || !kernel)
 		return;
 	verdict_judge(&claim, where, model, kernel, &v);
@@ -768,8 +804,11 @@ static unsigned int bench_one_config(struct kunit *test,
 	char kernel_key[24]; /* " kernel=6.12", or "" for the base */
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
-	static struct kernel_memmap kernel;
-	int kernel_at; /* its contender, or -1 */
+	/* the kernel's builds, and the bytes all of them must write */
+	static struct kernel_memmap kernels[KERNEL_MEMMAP_NR_BUILDS];
+	static struct kernel_memmap_ref kref;
+	int kernel_at[KERNEL_MEMMAP_NR_BUILDS]; /* contenders, or -1 */
+	unsigned int n_kernels;
 	struct verdict_config where_judged;
 	unsigned int done = 0, n_strategies = 0;
 	u32 n = 0, nv = 0;
@@ -842,10 +881,9 @@ static unsigned int bench_one_config(struct kunit *test,
 		n++;
 		n_strategies++;
 	}
-	kernel_at = add_kernel(test, &kernel, l, &cfg, config, seed, &n)
-			    ? (int)n - 1
-			    : -1;
-	n_strategies += kernel_at >= 0;
+	n_kernels = add_kernels(test, kernels, &kref, kernel_at, l, &cfg,
+				config, seed, &n);
+	n_strategies += n_kernels;
 	/* Nothing of the kernel's to time: no fills alone either. */
 	if (opt_kernel && !n_strategies)
 		goto out;
@@ -857,6 +895,9 @@ static unsigned int bench_one_config(struct kunit *test,
 		kunit_diag("# unreachable: %s strategies=all: %s\n", where,
 			   unreach);
 	unreachable.nr = 0;
+	/* the kernel contenders' bytes, once, before any of them runs */
+	if (n_kernels)
+		kernel_memmap_ref_write(&kref);
 	if (!n ||
 	    bench_interleave(entries, n, opt_runs, seed, "bench_memmap_init"))
 		goto out;
@@ -889,11 +930,10 @@ static unsigned int bench_one_config(struct kunit *test,
 		/*
 		 * The pages its run initialised: the kernel's are those of its
 		 * reference (compared with it page for page), and the model's
-		 * memmap never runs where strategy=kernel is alone.
+		 * memmap never runs where the kernel's code is alone.
 		 */
-		unsigned long pages = (int)i == kernel_at
-					      ? kernel.ref.nr_initialised
-					      : m.nr_initialised;
+		unsigned long pages = contenders[i].k ? kref.m.nr_initialised
+						      : m.nr_initialised;
 
 		if (!is_strategy(&contenders[i]) || entries[i].failed)
 			continue;
@@ -960,13 +1000,16 @@ static unsigned int bench_one_config(struct kunit *test,
 		.baseline = slow_name,
 	};
 	/* The kernel's code: every run checked, and the model's cost. */
-	if (kernel_at >= 0 && !entries[kernel_at].failed && !test->quiet)
-		kunit_diag("# kernel-memmap: suite=bench_memmap_init "
-			   "strategy=%s %s pfns=%lu pageblocks=%lu "
-			   "identical=1 model=slow model_kernel=6.12 "
-			   "timed=yes runs=%u\n",
-			   KERNEL_MEMMAP_STRATEGY, config, m.nr_pfns,
-			   kernel.call.nr_pageblocks, opt_runs);
+	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++)
+		if (kernel_at[i] >= 0 && !entries[kernel_at[i]].failed &&
+		    !test->quiet)
+			kunit_diag("# kernel-memmap: suite=bench_memmap_init "
+				   "strategy=%s %s pfns=%lu pageblocks=%lu "
+				   "identical=1 model=slow model_kernel=6.12 "
+				   "timed=yes runs=%u\n",
+				   kernel_memmap_builds[i].name, config,
+				   m.nr_pfns, kernels[i].call.nr_pageblocks,
+				   opt_runs);
 	if (!test->quiet)
 		print_model_over_kernel(config, &where_judged, vs, nv,
 					slow_name);
@@ -974,7 +1017,9 @@ static unsigned int bench_one_config(struct kunit *test,
 	if (nv)
 		verdict_publish(&where_judged, vs, nv);
 out:
-	kernel_memmap_stop(&kernel);
+	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++)
+		kernel_memmap_stop(&kernels[i]);
+	kernel_memmap_ref_free(&kref);
 	memmap_destroy(&m);
 	return done;
 }
@@ -1042,16 +1087,14 @@ static void bench_memmap_all(struct kunit *test)
 						     CORRUPT_TAIL);
 		}
 	}
-	/* strategy=kernel alone, and its code cannot run here */
+	/* the kernel's code alone, and it cannot run here */
 	if (!measured && kernel_skip[0] && test->status != KUNIT_FAILURE)
-		kunit_mark_skipped(test, "%s: %s", KERNEL_MEMMAP_STRATEGY,
-				   kernel_skip);
-	/* strategy=kernel alone, refused: an option that ran nothing */
+		kunit_mark_skipped(test, "%s", kernel_skip);
+	/* the kernel's code alone, refused: an option that ran nothing */
 	else if (!measured && kernel_refused[0] &&
 		 test->status != KUNIT_FAILURE)
-		kunit_fail_at(test, __FILE__, __LINE__,
-			      "strategy=%s: nothing ran: %s",
-			      KERNEL_MEMMAP_STRATEGY, kernel_refused);
+		kunit_fail_at(test, __FILE__, __LINE__, "nothing ran: %s",
+			      kernel_refused);
 	/* kernel= refuses what strategy= and layout= chose: say so. */
 	else if (opt_kernel && !measured && test->status != KUNIT_FAILURE)
 		kunit_fail_at(test, __FILE__, __LINE__,

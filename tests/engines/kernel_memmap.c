@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * strategy=kernel: the kernel's own memmap_init_zone_device() timed
- * beside the model, each run checked against the model's slow path at
- * kernel=6.12 (kernel_memmap.h).
+ * The kernel contenders: the kernel's own memmap_init_zone_device(), one
+ * build each, timed beside the model, each run checked against the
+ * model's slow path at kernel=6.12 (kernel_memmap.h).
  */
 #include "tests/engines/kernel_memmap.h"
 #include "arch/x86/lib/clean_cache.h"
@@ -11,10 +11,23 @@
 #include "lib/string.h"
 #include "model/kernels.h"
 
-bool kernel_memmap_refuses(const struct page_layout *l, char *why, size_t len)
+#define KERNEL_MEMMAP_BUILD(n, r, l, p, np, sha) \
+	{.name = n,                              \
+	 .runner = r,                            \
+	 .layouts = l,                           \
+	 .patches = p,                           \
+	 .nr_patches = np,                       \
+	 .patches_sha256 = sha},
+
+const struct kernel_memmap_build kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS] =
+	{KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_BUILD)};
+const unsigned int kernel_memmap_nr_builds = ARRAY_SIZE(kernel_memmap_builds);
+
+bool kernel_memmap_refuses(const struct kernel_memmap_build *b,
+			   const struct page_layout *l, char *why, size_t len)
 {
-	/* manifest/strategies.yaml's layouts of strategy=kernel */
-	if (KERNEL_MEMMAP_LAYOUTS & (1u << l->id))
+	/* manifest/strategies.yaml's layouts of the build */
+	if (b->layouts & (1u << l->id))
 		return false;
 	ntb_snprintf(why, len,
 		     "the kernel's object is Debian's 6.12, whose struct "
@@ -33,82 +46,93 @@ static struct memmap_kernel_run kernel_run(const struct kernel_memmap *k)
 	};
 }
 
-/*
- * The reference: the model at 6.12 on @cfg's namespace, run once. @k is
- * not started until kernel_memmap_start() says so. It is written just
- * before the timed runs: poisoned streaming and its lines written back
- * after the run, so that it does not sit dirty in the cache in front of
- * the cold run.
- */
-static int write_reference(struct kernel_memmap *k,
+int kernel_memmap_ref_make(struct kernel_memmap_ref *ref,
 			   const struct memmap_config *cfg, char *why,
 			   size_t len)
 {
-	struct memmap_config ref = *cfg;
+	struct memmap_config at_6_12 = *cfg;
 
-	ref.kernel = MODEL_KERNEL_6_12;
-	if (memmap_create(&k->ref, &ref, NULL, 0, why, len))
+	at_6_12.kernel = MODEL_KERNEL_6_12;
+	if (memmap_create(&ref->m, &at_6_12, NULL, 0, why, len))
 		return -1;
-	if (memmap_set_strategy(&k->ref, "slow", why, len)) {
-		memmap_destroy(&k->ref);
+	if (memmap_set_strategy(&ref->m, "slow", why, len)) {
+		memmap_destroy(&ref->m);
 		return -1;
 	}
-	memmap_poison_with(&k->ref, MEMMAP_POISON_DEFAULT,
+	/* the poison byte the runners' windows get too (before the run) */
+	memmap_poison_with(&ref->m, MEMMAP_POISON_DEFAULT,
 			   bench_poison_streaming);
-	memmap_run(&k->ref);
-	clean_cache_range(k->ref.pages, k->ref.bytes);
+	ref->made = true;
 	return 0;
 }
 
-static bool object_said;
+void kernel_memmap_ref_write(struct kernel_memmap_ref *ref)
+{
+	memmap_run(&ref->m);
+	clean_cache_range(ref->m.pages, ref->m.bytes);
+}
+
+void kernel_memmap_ref_free(struct kernel_memmap_ref *ref)
+{
+	if (ref->made)
+		memmap_destroy(&ref->m);
+	ref->made = false;
+}
+
+/* "# kernel-object" said for each build: once a process */
+static bool object_said[KERNEL_MEMMAP_NR_BUILDS];
 
 int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
-			const struct memmap_config *cfg, const char *config,
+			const struct kernel_memmap_build *b,
+			struct kernel_memmap_ref *ref, const char *config,
 			char *skip, size_t len)
 {
+	const struct memmap *m = &ref->m;
 	char why[300];
 	int r;
 
-	if (write_reference(k, cfg, why, sizeof(why))) {
-		kunit_fail_at(test, __FILE__, __LINE__,
-			      "strategy=%s %s: the model at 6.12: %s",
-			      KERNEL_MEMMAP_STRATEGY, config, why);
-		return -1;
-	}
+	k->build = b;
+	k->ref = ref;
 	k->call = (struct kernel_memmap_call){
-		.start_pfn = k->ref.cfg.start_pfn,
-		.nr_pages = k->ref.cfg.nr_pages,
-		.order = k->ref.cfg.order,
-		.type = k->ref.cfg.type,
-		.nid = k->ref.cfg.nid,
-		.altmap = k->ref.cfg.altmap,
-		.altmap_reserve = k->ref.cfg.altmap_reserve,
-		.altmap_free = k->ref.cfg.altmap_free,
-		.base_pfn = k->ref.base_pfn,
-		.nr_pfns = k->ref.nr_pfns,
-		.page_size = k->ref.layout->size,
-		.line_offset = memmap_line_offset(&k->ref.cfg),
+		.runner = b->runner,
+		.patches = b->patches,
+		.patches_sha256 = b->patches_sha256,
+		/* the stock kernel's runner alone may be named another */
+		.env = b == &kernel_memmap_builds[0] ? "NTB_KERNEL_MEMMAP"
+						     : NULL,
+		.start_pfn = m->cfg.start_pfn,
+		.nr_pages = m->cfg.nr_pages,
+		.order = m->cfg.order,
+		.type = m->cfg.type,
+		.nid = m->cfg.nid,
+		.altmap = m->cfg.altmap,
+		.altmap_reserve = m->cfg.altmap_reserve,
+		.altmap_free = m->cfg.altmap_free,
+		.base_pfn = m->base_pfn,
+		.nr_pfns = m->nr_pfns,
+		.page_size = m->layout->size,
+		.line_offset = memmap_line_offset(&m->cfg),
 		.pageblock_pages = pageblock_nr_pages,
-		.pageblocks_pfn = memmap_pageblocks_pfn(&k->ref),
-		.nr_pageblocks = memmap_nr_pageblocks(&k->ref),
+		.pageblocks_pfn = memmap_pageblocks_pfn(m),
+		.nr_pageblocks = memmap_nr_pageblocks(m),
 	};
 	r = plat_kernel_memmap_start(&k->call, why, sizeof(why));
+	if (r == 1) {
+		ntb_snprintf(skip, len, "%s", why);
+		return 0;
+	}
 	if (r) {
-		memmap_destroy(&k->ref);
-		if (r == 1) {
-			ntb_snprintf(skip, len, "%s", why);
-			return 0;
-		}
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "strategy=%s %s: the kernel's code did not "
 			      "start: %s",
-			      KERNEL_MEMMAP_STRATEGY, config, why);
+			      b->name, config, why);
 		return -1;
 	}
 	/* what runs, once: the same object and patching for every start */
-	if (!object_said) {
-		kunit_diag("# kernel-object %s\n", k->call.object);
-		object_said = true;
+	if (!object_said[b - kernel_memmap_builds]) {
+		kunit_diag("# kernel-object strategy=%s %s\n", b->name,
+			   k->call.object);
+		object_said[b - kernel_memmap_builds] = true;
 	}
 	k->started = true;
 	return 1;
@@ -120,7 +144,7 @@ void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
 {
 	unsigned int size = k->call.page_size;
 	/* the reference's byte: the two are compared after the run */
-	u8 byte = (u8)k->ref.poison;
+	u8 byte = (u8)k->ref->m.poison;
 
 	if (!pfns)
 		fill(k->call.pages, byte, (size_t)k->call.nr_pfns * size);
@@ -145,7 +169,7 @@ bool kernel_memmap_check(const struct kernel_memmap *k,
 {
 	struct memmap_kernel_run run = kernel_run(k);
 
-	return memmap_compare_kernel_pfns(&k->ref, &run, pfns, nr, r);
+	return memmap_compare_kernel_pfns(&k->ref->m, &run, pfns, nr, r);
 }
 
 void kernel_memmap_stop(struct kernel_memmap *k)
@@ -153,6 +177,5 @@ void kernel_memmap_stop(struct kernel_memmap *k)
 	if (!k->started)
 		return;
 	plat_kernel_memmap_stop(&k->call);
-	memmap_destroy(&k->ref);
 	k->started = false;
 }

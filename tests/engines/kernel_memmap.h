@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * strategy=kernel of bench_memmap_init: the kernel's own compiled
+ * The kernel contenders of bench_memmap_init: the kernel's own compiled
  * memmap_init_zone_device() (Debian's 6.12, patched as its boot patches
- * it; plat_kernel_memmap_start()) on a configuration's namespace, timed
- * in the same rounds as the model's strategies, every run compared byte
- * for byte with the model's slow path at kernel=6.12 on the same
- * namespace (memmap_compare_kernel(), or _pfns() on a run's sample),
- * whatever the model's kernel= of the run. docs/kernel-memmap.md.
+ * it; plat_kernel_memmap_start()), one build of it each, as
+ * manifest/strategies.yaml's kernels: lists them (strategy=kernel, the
+ * kernel as Debian ships it; strategy=kernel_series, the series applied
+ * to it; ...), on a configuration's namespace, timed in the same rounds
+ * as the model's strategies, every run compared byte for byte with the
+ * model's slow path at kernel=6.12 on the same namespace
+ * (memmap_compare_kernel(), or _pfns() on a run's sample), whatever the
+ * model's kernel= of the run. docs/kernel-memmap.md.
  */
 #ifndef NTBOOT_TESTS_ENGINES_KERNEL_MEMMAP_H
 #define NTBOOT_TESTS_ENGINES_KERNEL_MEMMAP_H
@@ -14,35 +17,84 @@
 #include "include/platform.h"
 #include "lib/kunit.h"
 #include "model/memmap.h"
+#include "kernel_memmap_list.h"
+
+/* One build of the kernel's code (build/gen/kernel_memmap_list.h). */
+struct kernel_memmap_build {
+	const char *name;	    /* the strategy= name */
+	const char *runner;	    /* its runner's file beside ntbench */
+	unsigned int layouts;	    /* mask over enum page_layout_id */
+	const char *patches;	    /* its series file, or NULL */
+	unsigned int nr_patches;    /* the patch files it lists */
+	const char *patches_sha256; /* their bytes', one after another */
+};
 
 /*
- * The strategy's name in strategy= and in the lines it prints,
- * KERNEL_MEMMAP_STRATEGY, is manifest/strategies.yaml's (through
- * model/memmap_strategies.h).
+ * The builds in the manifest's order: the kernel as Debian ships it
+ * first (strategy=kernel: what model_over_kernel pairs with the model,
+ * and what kernel=6.12 with no strategy= runs).
  */
+#define KERNEL_MEMMAP_ONE(...) +1
+enum {
+	KERNEL_MEMMAP_NR_BUILDS = 0 KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_ONE)
+};
+extern const struct kernel_memmap_build
+	kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS];
+extern const unsigned int kernel_memmap_nr_builds;
+
+/*
+ * The bytes every kernel contender of a configuration must write: the
+ * model at 6.12, slow path, on its namespace. Made once per
+ * configuration and shared by all of them (its memmap is as large as
+ * each runner's window).
+ */
+struct kernel_memmap_ref {
+	struct memmap m;
+	bool made;
+};
+
+/*
+ * The reference's memmap on @cfg's namespace at 6.12: 0, or -1 with why
+ * in @why. Not yet written: kernel_memmap_ref_write().
+ */
+int kernel_memmap_ref_make(struct kernel_memmap_ref *ref,
+			   const struct memmap_config *cfg, char *why,
+			   size_t len);
+
+/*
+ * Its bytes: the model run once, just before the rounds (its lines
+ * written back after the run, so that they do not sit dirty in the
+ * cache in front of a cold run). Every kernel contender's run is checked
+ * against them, the cold one first.
+ */
+void kernel_memmap_ref_write(struct kernel_memmap_ref *ref);
+
+/* Freed; harmless when not made. */
+void kernel_memmap_ref_free(struct kernel_memmap_ref *ref);
 
 struct kernel_memmap {
-	/* the model at 6.12, slow path: the bytes the kernel must write */
-	struct memmap ref;
+	const struct kernel_memmap_build *build;
+	struct kernel_memmap_ref *ref; /* shared */
 	struct kernel_memmap_call call;
 	bool started;
 };
 
 /*
- * Can the kernel's object run on layout @l? The reason in @why when not:
+ * Can build @b's object run on layout @l? The reason in @why when not:
  * Debian's 6.12 has a 64-byte struct page.
  */
-bool kernel_memmap_refuses(const struct page_layout *l, char *why, size_t len);
+bool kernel_memmap_refuses(const struct kernel_memmap_build *b,
+			   const struct page_layout *l, char *why, size_t len);
 
 /*
- * Write the reference on @cfg's namespace (the model at 6.12) and start
- * the kernel's code beside it; @config names the configuration in the
- * lines. Returns 1 when started, 0 when the kernel's code cannot run here
- * (the reason, with what to install, in @skip), -1 on a failure (@test
- * failed naming it).
+ * Start build @b's code on @ref's namespace (@ref made); @config names
+ * the configuration in the lines. Returns 1 when started, 0 when the
+ * kernel's code cannot run here (the reason, with what to install or
+ * build, in @skip), -1 on a failure (@test failed naming it).
  */
 int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
-			const struct memmap_config *cfg, const char *config,
+			const struct kernel_memmap_build *b,
+			struct kernel_memmap_ref *ref, const char *config,
 			char *skip, size_t len);
 
 /*
@@ -69,7 +121,7 @@ bool kernel_memmap_check(const struct kernel_memmap *k,
 			 const unsigned long *pfns, unsigned int nr,
 			 struct memmap_report *r);
 
-/* The runner stopped and the reference freed; harmless when not started. */
+/* The runner stopped; harmless when not started. */
 void kernel_memmap_stop(struct kernel_memmap *k);
 
 #endif

@@ -17,10 +17,10 @@
 #define NTBOOT_KERNEL_MEMMAP_REQUEST_H
 
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
-#define KMEMMAP_VERSION 3
+#define KMEMMAP_VERSION 4
 
 /* The "# kernel-object" line's text, as kernel_memmap_call has it. */
-#define KMEMMAP_OBJECT_LEN 448
+#define KMEMMAP_OBJECT_LEN 512
 
 #define KMEMMAP_READY 'k'
 #define KMEMMAP_RUN 'r'
@@ -57,6 +57,13 @@ struct kmemmap_request {
 	 * the run's "# kernel-object" line: "mm_init.o 6.12.118 fentry=..."
 	 */
 	char object[KMEMMAP_OBJECT_LEN];
+	/*
+	 * The SHA-256 of the patch files the objects were built with, one
+	 * after another (tools/kernel-memmap/build), in hex: the hosted
+	 * runner refuses a runner built from other ones than its entry of
+	 * manifest/strategies.yaml names.
+	 */
+	char patches_sha256[65];
 };
 
 #endif

@@ -197,7 +197,9 @@ static int inside(unsigned long long off, unsigned long long bytes,
 static int check_request(unsigned long long size)
 {
 	if (req->magic != KMEMMAP_MAGIC || req->version != KMEMMAP_VERSION) {
-		say("fd 3 holds no version %d request", KMEMMAP_VERSION);
+		say("fd 3 holds no version %d request (ntbench and this "
+		    "runner are of different builds: make kernel-memmap)",
+		    KMEMMAP_VERSION);
 		return -1;
 	}
 	req->kernel_page_size = ntb_kmemmap_page_size();
@@ -225,9 +227,13 @@ static int check_request(unsigned long long size)
 	return 0;
 }
 
-#if !defined(NTB_KERNEL_RELEASE) || !defined(NTB_KERNEL_PATCHES)
-#error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE and NTB_KERNEL_PATCHES"
+#if !defined(NTB_KERNEL_RELEASE) || !defined(NTB_KERNEL_PATCHES) || \
+	!defined(NTB_KERNEL_PATCHES_SHA256)
+#error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES and NTB_KERNEL_PATCHES_SHA256"
 #endif
+_Static_assert(sizeof(NTB_KERNEL_PATCHES_SHA256) ==
+		       sizeof(((struct kmemmap_request *)0)->patches_sha256),
+	       "a SHA-256 in hex");
 
 /*
  * The text as the kernel's boot on this CPU leaves its own (patch.c,
@@ -241,12 +247,14 @@ static int patch_as_booted(char *object, size_t olen, char *why, size_t len)
 	    kmemmap_jump_labels_init(&p.jump_labels, why, len))
 		return -1;
 	snprintf(object, olen,
-		 "mm_init.o %s patches=%d fentry=%u return_sites=%u "
+		 "mm_init.o %s patches=%d patches_sha256=%s fentry=%u "
+		 "return_sites=%u "
 		 "alternatives=%u jump_labels=%u static_calls=%u "
 		 "return_thunk=%s return_thunk_from=\"%s\"",
-		 NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES, p.fentry,
-		 p.return_sites, p.alternatives, p.jump_labels, p.static_calls,
-		 p.return_thunk, p.return_why);
+		 NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES,
+		 NTB_KERNEL_PATCHES_SHA256, p.fentry, p.return_sites,
+		 p.alternatives, p.jump_labels, p.static_calls, p.return_thunk,
+		 p.return_why);
 	return 0;
 }
 
@@ -400,7 +408,7 @@ int main(int argc, char **argv)
 	if (argc > 1) {
 		fprintf(stderr,
 			"kernel-memmap: unknown argument '%s' (only "
-			"--selftest; ntbench strategy=kernel runs it)\n",
+			"--selftest; ntbench's kernel contenders run it)\n",
 			argv[1]);
 		return 2;
 	}
@@ -409,8 +417,8 @@ int main(int argc, char **argv)
 	if (fstat(3, &st) || st.st_size < (off_t)sizeof(*req) ||
 	    fcntl(4, F_GETFD) < 0) {
 		fprintf(stderr, "kernel-memmap: fd 3 is not a request file or "
-				"fd 4 no socket (run by ntbench "
-				"strategy=kernel)\n");
+				"fd 4 no socket (run by ntbench's "
+				"kernel contenders)\n");
 		return 1;
 	}
 	/*
@@ -436,6 +444,9 @@ int main(int argc, char **argv)
 	    percpu_area_init(req->why, sizeof(req->why)) ||
 	    check_request(st.st_size))
 		return 1;
+	/* what it was built from, for the hosted runner to hold it to */
+	memcpy(req->patches_sha256, NTB_KERNEL_PATCHES_SHA256,
+	       sizeof(req->patches_sha256));
 	pages = map + req->pages_offset;
 	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
 	vmemmap_base = (unsigned long)pages - req->base_pfn * req->page_size;

@@ -10,6 +10,7 @@ would be wrong everywhere at once.
 """
 import decimal
 import functools
+import hashlib
 import os
 
 import jsonschema
@@ -331,7 +332,7 @@ _LAYOUT_LIST = {"oneOf": [{"const": "all"},
 
 STRATEGIES_SCHEMA = _closed({
     "type": "object",
-    "required": ["strategies", "kernel", "limits"],
+    "required": ["strategies", "kernels", "limits"],
     "properties": {
         "strategies": {"type": "array", "minItems": 1, "items": {
             "type": "object",
@@ -348,10 +349,14 @@ STRATEGIES_SCHEMA = _closed({
                             "items": _CLAIM},
                 "nt_copy": {"type": "array",
                             "items": {"type": "string"}}}}},
-        "kernel": {"type": "object",
-                   "required": ["name", "layouts", "desc"],
-                   "properties": {"name": _NAME, "layouts": _LAYOUT_LIST,
-                                  "desc": {"type": "string"}}},
+        "kernels": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "required": ["name", "layouts", "patches", "desc"],
+            "properties": {"name": _NAME, "layouts": _LAYOUT_LIST,
+                           "patches": {"oneOf": [
+                               {"type": "null"},
+                               {"type": "string", "minLength": 1}]},
+                           "desc": {"type": "string", "minLength": 1}}}},
         "limits": {"type": "array", "items": {
             "type": "object",
             "required": ["name", "fill", "desc"],
@@ -388,16 +393,19 @@ def strategies_from(data, path):
     "layout_ids" and "sizes" (its struct page sizes)."""
     sizes = {lay["id"]: lay["size"] for lay in layouts()["layouts"]}
     names = [s["name"] for s in data["strategies"]] + \
-        [data["kernel"]["name"]] + [f["name"] for f in data["limits"]]
+        [k["name"] for k in data["kernels"]] + \
+        [f["name"] for f in data["limits"]]
     data["contenders"] = names
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise ManifestError(f"{path}: contenders named twice: "
                             + ", ".join(dup))
-    for s in data["strategies"] + [data["kernel"]]:
+    for s in data["strategies"] + data["kernels"]:
         where = f"{path}: {s['name']}"
         s["layout_ids"] = _layout_ids(s["layouts"], where)
         s["sizes"] = sorted({sizes[i] for i in s["layout_ids"]})
+    for i, k in enumerate(data["kernels"]):
+        _kernel_build(k, i, f"{path}: {k['name']}")
     for s in data["strategies"]:
         where = f"{path}: {s['name']}"
         s["copy"] = s["name"].upper()
@@ -411,12 +419,75 @@ def strategies_from(data, path):
     return data
 
 
+def series_patches(series):
+    """The patch files a quilt series file lists, in order: the first
+    word of each line, relative to the file's directory; # starts a
+    comment (as tools/kernel-memmap/build reads it)."""
+    out = []
+    with open(series, newline="") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            # what the shell's reader would take otherwise: refused alike
+            if words and ("\r" in line or os.path.isabs(words[0])):
+                raise ManifestError(f"{shown(series)}:{n}: a patch's name "
+                                    "relative to the series file, on a "
+                                    "line ending in LF alone")
+            if words:
+                out.append(os.path.join(os.path.dirname(series), words[0]))
+    return out
+
+
+def patches_sha256(files):
+    """The SHA-256 of @files' bytes, one after another in the order they
+    apply: what a kernel memmap runner reports it was built from
+    (tools/kernel-memmap/build computes it alike); no files, that of
+    nothing."""
+    h = hashlib.sha256()
+    for name in files:
+        with open(name, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def _kernel_build(k, index, where):
+    """A kernels: entry gains "runner" (its file beside ntbench),
+    "patch_files" (relative to the tree), "patches_sha256"."""
+    if (index == 0) != (k["patches"] is None):
+        raise ManifestError(f"{where}: the first of kernels: is the kernel "
+                            "as Debian ships it (patches: null), and only "
+                            "the first")
+    k["runner"] = "kernel-memmap" + ("" if index == 0 else f"-{k['name']}")
+    files = []
+    if k["patches"] is not None:
+        series = os.path.join(ROOT, k["patches"])
+        try:
+            files = series_patches(series)
+        except OSError as e:
+            raise ManifestError(f"{where}: patches {k['patches']}: "
+                                f"{e.strerror}") from None
+        if not files:
+            raise ManifestError(f"{where}: patches {k['patches']}: lists "
+                                "no patch")
+    k["patch_files"] = [os.path.relpath(f, ROOT) for f in files]
+    try:
+        k["patches_sha256"] = patches_sha256(files)
+    except OSError as e:
+        raise ManifestError(f"{where}: patches {k['patches']}: "
+                            f"{e.filename}: {e.strerror}") from None
+
+
 @functools.lru_cache(maxsize=None)
 def strategies(path=None):
     """Every contender (manifest/strategies.yaml)."""
     path = path or path_of("strategies")
     return strategies_from(read("strategies", STRATEGIES_SCHEMA, path),
                            shown(path))
+
+
+def kernels():
+    """The kernel's builds (manifest/strategies.yaml's kernels:), the
+    kernel as Debian ships it first."""
+    return strategies()["kernels"]
 
 
 def contender_names():

@@ -2,7 +2,9 @@
 """The manifests' reader (reportlib.manifest): what it derives, and each
 slip it must refuse, named."""
 import copy
+import hashlib
 import os
+import pathlib
 import tempfile
 import unittest
 
@@ -157,6 +159,53 @@ class Strategies(Refusals):
                      "named twice: kernel")
         self.refused(lambda d: st(d, "slow").update(variant="memcpy"),
                      "variant none goes with write none")
+        self.refused(lambda d: d["kernels"][1].update(name="kernel"),
+                     "named twice: kernel")
+        self.refused(lambda d: d["kernels"][1].update(patches=None),
+                     "the first of kernels: is the kernel as Debian ships")
+        self.refused(lambda d: d["kernels"][0].update(
+            patches="patches/6.12/series/series"),
+            "the first of kernels: is the kernel as Debian ships")
+        self.refused(lambda d: d["kernels"][1].update(
+            patches="patches/6.12/series/no-such-series"),
+            "kernel_series: patches patches/6.12/series/no-such-series: "
+            "No such file")
+
+    def test_kernels(self):
+        """Each build's runner and the SHA-256 of its patch files, one
+        after another (what tools/kernel-memmap/build computes)."""
+        ks = manifest.kernels()
+        self.assertEqual([k["name"] for k in ks[:2]],
+                         ["kernel", "kernel_series"])
+        self.assertEqual(ks[0]["runner"], "kernel-memmap")
+        self.assertEqual(ks[1]["runner"], "kernel-memmap-kernel_series")
+        self.assertEqual(ks[0]["patch_files"], [])
+        self.assertEqual(ks[0]["patches_sha256"],
+                         hashlib.sha256(b"").hexdigest())
+        series = ks[1]["patch_files"]
+        self.assertEqual(len(series), 4)
+        self.assertTrue(series[0].startswith("patches/6.12/series/0001-"))
+        whole = b"".join(pathlib.Path(manifest.ROOT, f).read_bytes()
+                         for f in series)
+        self.assertEqual(ks[1]["patches_sha256"],
+                         hashlib.sha256(whole).hexdigest())
+        self.assertIn("kernel_series", manifest.contender_names())
+
+    def test_a_series_file_read_as_the_shell_reads_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "series")
+            with open(path, "w") as f:
+                f.write("# a comment\n\na.patch -p1  # why\nb.patch")
+            self.assertEqual(manifest.series_patches(path),
+                             [os.path.join(d, "a.patch"),
+                              os.path.join(d, "b.patch")])
+            for bad in ("a.patch\r\n", "/abs/a.patch\n"):
+                with open(path, "w", newline="") as f:
+                    f.write(bad)
+                with self.assertRaises(manifest.ManifestError) as e:
+                    manifest.series_patches(path)
+                self.assertIn(":1: a patch's name relative to the series "
+                              "file", str(e.exception))
 
 
 if __name__ == "__main__":

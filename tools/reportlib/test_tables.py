@@ -11,6 +11,7 @@ import re
 import unittest
 
 from reportlib.formatting import BYTES_NOTE
+from reportlib.html import render_markdown
 from reportlib.logs import parse_log
 from reportlib.synth import (
     ZEN5,
@@ -245,6 +246,36 @@ class Markdown(unittest.TestCase):
                         and "tmpl_memcpy, tmpl_nt_generic wrote these bytes "
                             "faster than every fill" in md,
                         "limit_frac above 1 is flagged, 0.97 is not")
+
+
+class KernelContenders(unittest.TestCase):
+    """Every build of the kernel's code (manifest/strategies.yaml's
+    kernels:) is a contender like the model's strategies: the markdown
+    table, --json and the HTML page list each, the series' beside the
+    stock kernel's."""
+
+    @classmethod
+    def setUpClass(cls):
+        text = synth_log(11, ZEN5, [("slow", 64, "fsdax", 40e6),
+                                    ("kernel", 64, "fsdax", 42e6),
+                                    ("kernel_series", 64, "fsdax", 17e6)])
+        cls.log = parse_log(text, "kernels.log", "K")
+        cls.md = markdown_report([cls.log])
+
+    def test_the_table_has_a_row_of_each(self):
+        # each with its own median (42 and 17 ms planted) and vs slow
+        self.assertRegex(self.md, r"(?m)^\| kernel +\| 4\d\.\d\d ms \|")
+        self.assertRegex(self.md,
+                         r"(?m)^\| kernel_series +\| 1\d\.\d\d ms \|.*"
+                         r"\| +2\.\d\dx \|")
+
+    def test_json_and_the_page_list_each(self):
+        data = json.loads(json_report([self.log]))
+        names = {m["strategy"] for m in data[0]["metrics"]}
+        self.assertTrue({"slow", "kernel", "kernel_series"} <= names, names)
+        page = render_markdown(self.md)
+        self.assertIn("kernel_series", page)
+        self.assertIn(">kernel<", page.replace(" ", ""))
 
 
 class MachineOutput(unittest.TestCase):
