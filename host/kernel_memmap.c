@@ -54,19 +54,20 @@ static const char *shown_path(const char *path)
 }
 
 /*
- * The runner: the file @c->env names, else @c->runner beside this
- * program. Returns 0, 1 where it is not built (why, with what builds it,
- * in @why: a skip), -1 where @c->env names no program.
+ * The runner: the file @c->env names (*@named), else @c->runner beside
+ * this program. Returns 0, 1 where it is not built (why, with what builds
+ * it, in @why: a skip), -1 where @c->env names no program.
  */
 static int runner_path(const struct kernel_memmap_call *c, char *path,
-		       size_t len, char *why, size_t wlen)
+		       size_t len, bool *named, char *why, size_t wlen)
 {
 	const char *env = c->env ? getenv(c->env) : NULL;
 	char exe[PATH_MAX - 64];
 	ssize_t n;
 	char *slash;
 
-	if (env && *env) {
+	*named = env && *env;
+	if (*named) {
 		snprintf(path, len, "%s", env);
 	} else {
 		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -83,13 +84,13 @@ static int runner_path(const struct kernel_memmap_call *c, char *path,
 	}
 	if (access(path, X_OK)) {
 		/* named on purpose: an error, not a skip */
-		if (env && *env)
+		if (*named)
 			snprintf(why, wlen, "%s from %s is no program (%s)",
 				 path, c->env, KMEMMAP_NEEDS);
 		else
 			snprintf(why, wlen, "%s is not built (%s)",
 				 shown_path(path), KMEMMAP_NEEDS);
-		return env && *env ? -1 : 1;
+		return *named ? -1 : 1;
 	}
 	return 0;
 }
@@ -261,8 +262,8 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 		round_up_page(sizeof(struct kmemmap_request)) + c->line_offset;
 	size_t bits_off = pages_off + (size_t)c->nr_pfns * c->page_size;
 	struct kmemmap_request *req;
-	int fd, r = runner_path(c, path, sizeof(path), why, len);
-	bool named = c->env && getenv(c->env) && *getenv(c->env);
+	bool named;
+	int fd, r = runner_path(c, path, sizeof(path), &named, why, len);
 
 	c->map = NULL;
 	c->fd = -1;

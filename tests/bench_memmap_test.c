@@ -630,15 +630,12 @@ static bool strategy_selected(const char *name)
 static const char *bench_memmap_strategy_name(unsigned int i)
 {
 	if (i >= memmap_nr_strategies)
-		return i - memmap_nr_strategies < kernel_memmap_nr_builds
+		return i - memmap_nr_strategies < KERNEL_MEMMAP_NR_BUILDS
 			       ? kernel_memmap_builds[i - memmap_nr_strategies]
 					 .name
 			       : NULL;
 	return memmap_strategy_name_at(i);
 }
-
-/* The kernel as Debian ships it: what the model's cost is judged by. */
-#define KERNEL_MEMMAP_STOCK (kernel_memmap_builds[0].name)
 
 /*
  * Why a kernel contender did not run here: what to install or build (a
@@ -656,19 +653,19 @@ static bool kernel_selected(const struct kernel_memmap_build *b)
 {
 	return strategy_selected(b->name) &&
 	       (opt_strategy[0] ||
-		(opt_kernel == MODEL_KERNEL_6_12 && !b->patches));
+		(opt_kernel == MODEL_KERNEL_6_12 && kernel_memmap_is_stock(b)));
 }
 
 /*
  * The kernel's own code, each selected build started in @k[] on @cfg's
  * namespace as the next contenders (*@n) of layout @l's configuration
  * @config, all checked against the one reference @ref (made here, for
- * the first). @at[i]: build i's contender, or -1. Returns the number
- * added; a build not added was refused or skipped (said, and kept for
- * the suite's end), or failed (@test failed naming why).
+ * the first). Returns the number added; a build not added was refused or
+ * skipped (said, and kept for the suite's end), or failed (@test failed naming
+ * why).
  */
 static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
-				struct kernel_memmap_ref *ref, int *at,
+				struct kernel_memmap_ref *ref,
 				const struct page_layout *l,
 				const struct memmap_config *cfg,
 				const char *config, u64 seed, u32 *n)
@@ -677,9 +674,7 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 	char why[300];
 	int r;
 
-	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++)
-		at[i] = -1;
-	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++) {
+	for (unsigned int i = 0; i < KERNEL_MEMMAP_NR_BUILDS; i++) {
 		const struct kernel_memmap_build *b = &kernel_memmap_builds[i];
 
 		if (!kernel_selected(b))
@@ -723,7 +718,7 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 			.k = &k[i],
 		};
 		contender_entry(&entries[*n], &contenders[*n]);
-		at[i] = (int)(*n)++;
+		(*n)++;
 		added++;
 	}
 	return added;
@@ -754,7 +749,7 @@ static void print_model_over_kernel(const char *config,
 	struct verdict v;
 
 	model = verdict_find_samples(vs, nv, slow_name);
-	kernel = verdict_find_samples(vs, nv, KERNEL_MEMMAP_STOCK);
+	kernel = verdict_find_samples(vs, nv, kernel_memmap_builds[0].name);
 	if (!model || !kernel)
 		return;
 	verdict_judge(&claim, where, model, kernel, &v);
@@ -807,7 +802,6 @@ static unsigned int bench_one_config(struct kunit *test,
 	/* the kernel's builds, and the bytes all of them must write */
 	static struct kernel_memmap kernels[KERNEL_MEMMAP_NR_BUILDS];
 	static struct kernel_memmap_ref kref;
-	int kernel_at[KERNEL_MEMMAP_NR_BUILDS]; /* contenders, or -1 */
 	unsigned int n_kernels;
 	struct verdict_config where_judged;
 	unsigned int done = 0, n_strategies = 0;
@@ -881,8 +875,8 @@ static unsigned int bench_one_config(struct kunit *test,
 		n++;
 		n_strategies++;
 	}
-	n_kernels = add_kernels(test, kernels, &kref, kernel_at, l, &cfg,
-				config, seed, &n);
+	n_kernels =
+		add_kernels(test, kernels, &kref, l, &cfg, config, seed, &n);
 	n_strategies += n_kernels;
 	/* Nothing of the kernel's to time: no fills alone either. */
 	if (opt_kernel && !n_strategies)
@@ -1000,15 +994,14 @@ static unsigned int bench_one_config(struct kunit *test,
 		.baseline = slow_name,
 	};
 	/* The kernel's code: every run checked, and the model's cost. */
-	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++)
-		if (kernel_at[i] >= 0 && !entries[kernel_at[i]].failed &&
-		    !test->quiet)
+	for (u32 i = 0; i < n && !test->quiet; i++)
+		if (contenders[i].k && !entries[i].failed)
 			kunit_diag("# kernel-memmap: suite=bench_memmap_init "
 				   "strategy=%s %s pfns=%lu pageblocks=%lu "
 				   "identical=1 model=slow model_kernel=6.12 "
 				   "timed=yes runs=%u\n",
-				   kernel_memmap_builds[i].name, config,
-				   m.nr_pfns, kernels[i].call.nr_pageblocks,
+				   contenders[i].name, config, m.nr_pfns,
+				   contenders[i].k->call.nr_pageblocks,
 				   opt_runs);
 	if (!test->quiet)
 		print_model_over_kernel(config, &where_judged, vs, nv,
@@ -1017,7 +1010,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	if (nv)
 		verdict_publish(&where_judged, vs, nv);
 out:
-	for (unsigned int i = 0; i < kernel_memmap_nr_builds; i++)
+	for (unsigned int i = 0; i < KERNEL_MEMMAP_NR_BUILDS; i++)
 		kernel_memmap_stop(&kernels[i]);
 	kernel_memmap_ref_free(&kref);
 	memmap_destroy(&m);

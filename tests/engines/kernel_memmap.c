@@ -11,17 +11,15 @@
 #include "lib/string.h"
 #include "model/kernels.h"
 
-#define KERNEL_MEMMAP_BUILD(n, r, l, p, np, sha) \
-	{.name = n,                              \
-	 .runner = r,                            \
-	 .layouts = l,                           \
-	 .patches = p,                           \
-	 .nr_patches = np,                       \
+#define KERNEL_MEMMAP_BUILD(n, r, l, p, sha) \
+	{.name = n,                          \
+	 .runner = r,                        \
+	 .layouts = l,                       \
+	 .patches = p,                       \
 	 .patches_sha256 = sha},
 
 const struct kernel_memmap_build kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS] =
 	{KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_BUILD)};
-const unsigned int kernel_memmap_nr_builds = ARRAY_SIZE(kernel_memmap_builds);
 
 bool kernel_memmap_refuses(const struct kernel_memmap_build *b,
 			   const struct page_layout *l, char *why, size_t len)
@@ -91,15 +89,13 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 	char why[300];
 	int r;
 
-	k->build = b;
 	k->ref = ref;
 	k->call = (struct kernel_memmap_call){
 		.runner = b->runner,
 		.patches = b->patches,
 		.patches_sha256 = b->patches_sha256,
 		/* the stock kernel's runner alone may be named another */
-		.env = b == &kernel_memmap_builds[0] ? "NTB_KERNEL_MEMMAP"
-						     : NULL,
+		.env = kernel_memmap_is_stock(b) ? "NTB_KERNEL_MEMMAP" : NULL,
 		.start_pfn = m->cfg.start_pfn,
 		.nr_pages = m->cfg.nr_pages,
 		.order = m->cfg.order,

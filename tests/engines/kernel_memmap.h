@@ -25,8 +25,7 @@ struct kernel_memmap_build {
 	const char *runner;	    /* its runner's file beside ntbench */
 	unsigned int layouts;	    /* mask over enum page_layout_id */
 	const char *patches;	    /* its series file, or NULL */
-	unsigned int nr_patches;    /* the patch files it lists */
-	const char *patches_sha256; /* their bytes', one after another */
+	const char *patches_sha256; /* its patch files' bytes', in order */
 };
 
 /*
@@ -40,7 +39,16 @@ enum {
 };
 extern const struct kernel_memmap_build
 	kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS];
-extern const unsigned int kernel_memmap_nr_builds;
+
+/*
+ * Build @b is the kernel as Debian ships it: the one whose runner
+ * NTB_KERNEL_MEMMAP may name, the one kernel=6.12 with no strategy= runs
+ * and the one the model's cost is judged by.
+ */
+static inline bool kernel_memmap_is_stock(const struct kernel_memmap_build *b)
+{
+	return b == &kernel_memmap_builds[0];
+}
 
 /*
  * The bytes every kernel contender of a configuration must write: the
@@ -73,7 +81,6 @@ void kernel_memmap_ref_write(struct kernel_memmap_ref *ref);
 void kernel_memmap_ref_free(struct kernel_memmap_ref *ref);
 
 struct kernel_memmap {
-	const struct kernel_memmap_build *build;
 	struct kernel_memmap_ref *ref; /* shared */
 	struct kernel_memmap_call call;
 	bool started;

@@ -47,12 +47,8 @@
 /* The variable glue.c defines for the kernel's pfn_to_page(). */
 extern unsigned long vmemmap_base;
 
-/*
- * The stubs (stubs): the name of the variable stub at @addr, or NULL; the
- * variables' addresses lie below kmemmap_stub_variables_end.
- */
+/* The stubs (stubs): the name of the variable stub at @addr, or NULL. */
 const char *kmemmap_stub_variable(unsigned long addr);
-extern const unsigned long kmemmap_stub_variables_end;
 extern void (*const kmemmap_selftest_function)(void);
 extern const char kmemmap_selftest_function_name[];
 extern const volatile long *const kmemmap_selftest_variable;
@@ -62,10 +58,14 @@ extern const char kmemmap_selftest_variable_name[];
 #define KMEMMAP_TIMEOUT_S 60
 
 /*
- * A per-CPU variable the linked objects define is read at its link
- * address from the GS base: below 2 GiB (the kernel code model).
+ * A per-CPU variable, a stub's or one the linked objects define, is read
+ * at its link address from the GS base: below 2 GiB (the kernel code
+ * model), all of it reserved with no access past the canary.
  */
 #define KMEMMAP_PERCPU_REACH 0x80000000UL
+
+/* Where the linked objects' own per-CPU variables lie (their .data). */
+#define KMEMMAP_SELFTEST_PERCPU_OFF 0x400000UL
 
 static struct kmemmap_request *req;
 
@@ -155,20 +155,23 @@ static void catch_faults(void)
  * instruments (one with a local whose address is taken: the series'
  * struct page templates) reads the canary at a fixed offset from the GS
  * base on entry and compares it on return. The GS base points to a page
- * that ends just past the canary; the pages after it are mapped with no
- * access, so that a read of any per-CPU variable (%gs:symbol, a stub's
- * address) still faults and is named by on_fault().
+ * that ends just past the canary; the 2 GiB after it, as far as a per-CPU
+ * read reaches, are reserved with no access (address space, no memory),
+ * so that a read of any per-CPU variable (%gs:symbol: a stub's, or one of
+ * the linked objects') faults and is named by on_fault() rather than
+ * landing in whatever else is mapped there.
  */
 static int percpu_area_init(char *why, size_t len)
 {
 	const long canary_off = ntb_kmemmap_stack_canary_offset();
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	const size_t span = page + kmemmap_stub_variables_end + page;
+	const size_t span = page + KMEMMAP_PERCPU_REACH;
 	char *area;
 
 	if (canary_off < 0)
 		return 0; /* no stack protector: the GS base stays 0 */
-	area = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	area = mmap(NULL, span, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (area == MAP_FAILED ||
 	    mprotect(area, page, PROT_READ | PROT_WRITE)) {
 		snprintf(why, len, "cannot map a per-CPU area: %s",
@@ -308,6 +311,40 @@ static void read_percpu_variable_stub(void)
 		     : "r"(kmemmap_selftest_variable));
 }
 
+/* A per-CPU variable of the linked objects, %gs plus its link address. */
+static void read_percpu_object_variable(void)
+{
+	unsigned long v;
+
+	asm volatile("movq %%gs:(%1), %0"
+		     : "=r"(v)
+		     : "r"(KMEMMAP_SELFTEST_PERCPU_OFF));
+}
+
+/*
+ * Nothing else can be mapped where a per-CPU read of the linked objects
+ * lands (the request file, a library): else it would read that instead
+ * of faulting. Tried as any mapping would be placed there.
+ */
+static int percpu_reach_reserved(void)
+{
+	const unsigned long page = (unsigned long)sysconf(_SC_PAGESIZE);
+	void *at = (void *)((percpu_base + KMEMMAP_SELFTEST_PERCPU_OFF) &
+			    ~(page - 1));
+	void *got =
+		mmap(at, page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (got == MAP_FAILED)
+		return errno == EEXIST;
+	fprintf(stderr,
+		"kernel-memmap: selftest: %%gs:%#lx could be mapped: the "
+		"per-CPU area does not reserve the reach of a per-CPU read\n",
+		KMEMMAP_SELFTEST_PERCPU_OFF);
+	munmap(got, page);
+	return 0;
+}
+
 static int selftest(void)
 {
 	char object[KMEMMAP_OBJECT_LEN], why[256];
@@ -325,12 +362,16 @@ static int selftest(void)
 	ok = stops_naming(call_function_stub, kmemmap_selftest_function_name) &&
 	     stops_naming(read_variable_stub, kmemmap_selftest_variable_name) &&
 	     stops_naming(read_percpu_variable_stub,
-			  kmemmap_selftest_variable_name);
+			  kmemmap_selftest_variable_name) &&
+	     (percpu_base == 0 ||
+	      (percpu_reach_reserved() &&
+	       stops_naming(read_percpu_object_variable, "%gs:0x400000 ")));
 
 	printf("kernel-memmap: selftest %s (a call of %s() and a read of %s, "
-	       "plain and per-CPU, stop the run by name)\n",
+	       "plain and per-CPU, stop the run by name; a per-CPU read at "
+	       "%%gs:%#lx faults)\n",
 	       ok ? "passed" : "FAILED", kmemmap_selftest_function_name,
-	       kmemmap_selftest_variable_name);
+	       kmemmap_selftest_variable_name, KMEMMAP_SELFTEST_PERCPU_OFF);
 	return !ok;
 }
 

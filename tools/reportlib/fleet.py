@@ -19,7 +19,7 @@ Per claim and CPU model the fleet table gives the runs, the machines and
 builds they came from, what replicates (unit), the measured speed-up
 (the geometric mean of the runs' speed-ups), its interval, the verdict
 and measured/posted. A verdict word judges the claim's size, not only its
-direction (manifest/verdicts.yaml, reportlib.verdicts): where the after
+direction (manifest/verdicts.yaml, reportlib.verdict_words): where the after
 side is significantly faster, the posted speed-up R against the interval
 [lo, hi] says confirmed (lo <= R <= hi), beyond the posted (R < lo) or
 faster, short of the posted (hi < R); faster where the claim has no R or
@@ -54,6 +54,8 @@ import math
 import sqlite3
 
 from scipy import stats
+
+from reportlib import verdict_words as words
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS logs (
@@ -107,14 +109,10 @@ RULE_SIZE = "size"
 RULE_DIRECTION = "direction"
 # How a word stored under the old rule is shown.
 OLD_RULE_MARK = "{} (old rule: direction only)"
-
-
-def verdict_words():
-    """reportlib.verdicts, whose words (manifest/verdicts.yaml) this
-    module says: imported when used, for it imports reportlib.compare,
-    which imports this module."""
-    from reportlib import verdicts
-    return verdicts
+# The words whose meaning the size rule changed: a significant speed-up's
+# word in each scope (confirmed, seen in one process, ...), which the old
+# rule gave whatever the size.
+OLD_RULE_WORDS = set(words.OLD_SIZE_WORD.values())
 # QEMU's TCG makes NT stores ordinary stores: its ratios are no evidence
 # about any CPU's, whatever their intervals say.
 EMULATED = "no verdict: emulated CPU (TCG)"
@@ -238,22 +236,13 @@ def one_run_word(row):
     or boot, what that run saw there. A word of a significant speed-up
     stored under the old rule (direction only) is marked so: never the
     size rule's confirmed."""
-    words = verdict_words()
     word = row["verdict"] or words.UNTESTED
     scope = scope_of(row)
     if scope in words.SEEN and word in (words.CONFIRMED, words.REVERSED):
         word = words.SEEN[scope][word == words.REVERSED]
-    if rule_of(row) != RULE_SIZE and word in old_rule_words():
+    if rule_of(row) != RULE_SIZE and word in OLD_RULE_WORDS:
         word = OLD_RULE_MARK.format(word)
     return word
-
-
-def old_rule_words():
-    """The words whose meaning the size rule changed: a significant
-    speed-up's word in each scope (confirmed, seen in one process, ...),
-    which the old rule gave whatever the size."""
-    words = verdict_words()
-    return {words.WORDS["confirmed"][sc] for sc in words.SCOPES}
 
 
 def unit_of(rows):
@@ -270,7 +259,6 @@ def unit_of(rows):
 def combine(rows, alpha):
     """The runs of one claim on one CPU model: (speed-up, (lo, hi) or
     None, verdict)."""
-    words = verdict_words()
     ups = [r["speedup"] for r in rows if r["speedup"] and r["speedup"] > 0]
     posted = rows[0]["posted_speedup"]
     if not ups:
@@ -289,7 +277,7 @@ def combine(rows, alpha):
     ci = (math.exp(mean - half), math.exp(mean + half))
     if ci[0] <= 1 <= ci[1]:
         return geo, ci, words.NOT_CONFIRMED
-    # As verdicts.judge(): the direction first, then the size.
+    # As reportlib.verdicts.judge(): the direction first, then the size.
     return geo, ci, words.significant_word(ci[0] > 1, posted, ci,
                                            words.SCOPE_PROCESSES)
 

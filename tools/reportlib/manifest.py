@@ -422,12 +422,13 @@ def strategies_from(data, path):
 def series_patches(series):
     """The patch files a quilt series file lists, in order: the first
     word of each line, relative to the file's directory; # starts a
-    comment (as tools/kernel-memmap/build reads it)."""
+    comment. The one reader of a series file: the shell tools take the
+    files from tools/manifest kernels."""
     out = []
     with open(series, newline="") as f:
         for n, line in enumerate(f, 1):
             words = line.split("#", 1)[0].split()
-            # what the shell's reader would take otherwise: refused alike
+            # a name quilt would read otherwise: refused
             if words and ("\r" in line or os.path.isabs(words[0])):
                 raise ManifestError(f"{shown(series)}:{n}: a patch's name "
                                     "relative to the series file, on a "

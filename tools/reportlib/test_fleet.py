@@ -249,7 +249,7 @@ class Fleet(unittest.TestCase):
         self.assertEqual(word(around2, 0.5), "reversed on this CPU")
         self.assertEqual(word((0.49, 0.5, 0.51), 0.5), "confirmed")
         # The interval's ends are within: judged in whole millionths, as
-        # every interval's is (reportlib.verdicts.vs_posted()), the lower
+        # every interval's is (reportlib.verdict_words.vs_posted()), the lower
         # end rounded down and R a millionth past either end outside.
         geo, ci, _ = fleet.combine(rows(around2, None), 0.05)
         lo, hi = (math.floor(x * 1e6 + 1e-9) for x in ci)

@@ -14,7 +14,7 @@ from reportlib.model_over_kernel import (
     section,
 )
 from reportlib.synth import ZEN5, fixed3, synth_log
-from reportlib.verdicts import SCOPE_PROCESS, SCOPE_PROCESSES
+from reportlib.verdict_words import SCOPE_PROCESS, SCOPE_PROCESSES
 
 # The kernel's code at 2.5 times the model's (Safe RET on every return).
 SLOWER = [("slow", 64, "fsdax", 100e6), ("kernel", 64, "fsdax", 250e6)]

@@ -33,7 +33,7 @@ from reportlib.synth import (
     synth_log,
 )
 from reportlib.tables import json_report, markdown_report
-from reportlib.verdicts import (
+from reportlib.verdict_words import (
     BEYOND,
     CONFIRMED,
     FASTER,
@@ -44,11 +44,8 @@ from reportlib.verdicts import (
     SHORT,
     TOO_FEW,
     WORDS,
-    check_verdicts,
-    follows,
-    state_vs_slow,
-    verdicts,
 )
+from reportlib.verdicts import check_verdicts, follows, state_vs_slow, verdicts
 
 
 def parsed(text):

@@ -23,7 +23,7 @@ from reportlib.synth import (
     synth_log,
 )
 from reportlib.tables import json_report, markdown_report
-from reportlib.verdicts import (
+from reportlib.verdict_words import (
     BEYOND,
     CONFIRMED,
     FASTER,
@@ -42,11 +42,9 @@ from reportlib.verdicts import (
     SPLIT,
     UNTESTED,
     WORDS,
-    check_verdicts,
-    judge,
-    verdicts,
     vs_posted,
 )
+from reportlib.verdicts import check_verdicts, judge, verdicts
 
 ZEN5_LOG = synth_log(5, ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE)
 # The same machine run by ntbench in 8 processes of 10 warm runs each:
