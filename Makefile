@@ -11,8 +11,12 @@
 #                   memmap_init_zone_device() in manifest/strategies.yaml's
 #                   kernels: build/host/kernel-memmap for strategy=kernel,
 #                   build/host/kernel-memmap-kernel_series for the series
-#                   (patches/6.12/series/), ...
+#                   (patches/6.12/series/) and one for each of its stages
+#                   (kernel_series_memcpy, kernel_series_generic), the
+#                   stages built in one tree
 #   make check-kernel-memmap  the model at kernel=6.12 against each
+#                   build, byte for byte, and the claims' verdicts from
+#                   the kernel's builds (source=kernel)
 #   make check-report-html  tools/report --html of real hosted runs,
 #                   rendered in headless Chromium (docs/report-html.md)
 #   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the

@@ -383,6 +383,8 @@ bool verdict_claim_covers(const struct verdict_claim *cl,
 {
 	return !strcmp(cl->suite, where->suite) &&
 	       (!cl->mode || (where->mode && !strcmp(cl->mode, where->mode))) &&
+	       /* the postings' namespaces had their memmap on the device */
+	       (!cl->mode || !where->map || !strcmp(where->map, "dev")) &&
 	       (!cl->chunk || cl->chunk == where->chunk);
 }
 
@@ -461,14 +463,14 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 	return ntb_snprintf(
 		buf, len,
 		"# %s claim=\"%s\" what=\"%s\" before=%s "
-		"after=%s %s%s posted=%s before_ns=%llu "
+		"after=%s source=%s %s%s posted=%s before_ns=%llu "
 		"after_ns=%llu speedup=%s %s measured_over_posted=%s "
 		"vs_posted=%s p=%s scope=%s processes=%u n=%u+%u test=%s "
 		"verdict=\"%s\"",
 		v->state ? "state-verdict" : "verdict", cl->subject, cl->what,
-		v->before, v->after, where, state, posted, v->before_ns,
-		v->after_ns, x3(v->speedup), ci, over_posted(v, 3),
-		verdict_vs_posted_name(v->vs_posted), p,
+		v->before, v->after, cl->source, where, state, posted,
+		v->before_ns, v->after_ns, x3(v->speedup), ci,
+		over_posted(v, 3), verdict_vs_posted_name(v->vs_posted), p,
 		verdict_scope_name(v->scope), v->processes, v->n_before,
 		v->n_after,
 		!v->tested			      ? "-"

@@ -114,6 +114,12 @@ struct verdict_claim {
 	const char *suite;
 	const char *mode; /* bench_memmap_init: the namespace mode */
 	u64 chunk;	  /* bench_nocache_copy: the chunk size */
+	/*
+	 * What the pair is: "model", the model's strategies (or the
+	 * project's copy methods), or "kernel", builds of the kernel's own
+	 * compiled code (manifest/strategies.yaml's kernels:).
+	 */
+	const char *source;
 	/* NULL: the copy-then-clean method the kernel would use here. */
 	const char *before;
 	const char *after;
@@ -188,7 +194,11 @@ extern const unsigned int verdict_nr_claims;
 const struct verdict_samples *
 verdict_find_samples(const struct verdict_samples *c, u32 n, const char *name);
 
-/* @cl is about @where's suite and configuration (mode, chunk). */
+/*
+ * @cl is about @where's suite and configuration (mode, chunk); a memmap
+ * claim about map=dev alone (or a run without map=): the postings'
+ * namespaces, as tools/report judges them.
+ */
 bool verdict_claim_covers(const struct verdict_claim *cl,
 			  const struct verdict_config *where);
 

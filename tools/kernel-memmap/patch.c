@@ -166,6 +166,10 @@ static const struct {
 	{3 * 32 + 21, "ALWAYS", NULL},
 	{3 * 32 + 16, "REP_GOOD", "rep_good"},
 	{9 * 32 + 9, "ERMS", "erms"},
+	/* arch/x86/lib/usercopy_64.o's cache flushes and user access */
+	{9 * 32 + 20, "SMAP", "smap"},
+	{9 * 32 + 23, "CLFLUSHOPT", "clflushopt"},
+	{9 * 32 + 24, "CLWB", "clwb"},
 	{16 * 32 + 16, "LA57", "la57"},
 };
 
@@ -209,6 +213,27 @@ static int has_feature(unsigned int feature)
 	return -1;
 }
 
+/*
+ * A replacement that is placed as it is: an instruction with no address
+ * in it, so that it means the same wherever it lies. STAC and CLAC, and
+ * CLFLUSHOPT and CLWB through a register with no displacement (ModRM mod
+ * 0, neither SIB nor RIP-relative): what arch/x86/lib/usercopy_64.o's
+ * alternatives put in place of a NOP or of CLFLUSH.
+ */
+static bool verbatim_insn(const unsigned char *r, unsigned int n)
+{
+	if (n == 3)
+		return r[0] == 0x0f && r[1] == 0x01 &&
+		       (r[2] == 0xca || r[2] == 0xcb);
+	if (n == 4 && r[0] == 0x66 && r[1] == 0x0f && r[2] == 0xae) {
+		unsigned int mod = r[3] >> 6, reg = (r[3] >> 3) & 7,
+			     rm = r[3] & 7;
+
+		return mod == 0 && (reg == 6 || reg == 7) && rm != 4 && rm != 5;
+	}
+	return false;
+}
+
 static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
 {
 	const struct alt_instr *a;
@@ -237,22 +262,27 @@ static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
 			has = !has;
 		if (!has)
 			continue;
+		bool verbatim = verbatim_insn(repl, a->replacementlen);
+
 		if ((flags & ALT_FLAG_DIRECT_CALL) ||
 		    a->replacementlen > a->instrlen ||
-		    (a->replacementlen &&
+		    (a->replacementlen && !verbatim &&
 		     (a->replacementlen != 5 ||
 		      (repl[0] != 0xe8 && repl[0] != 0xe9)))) {
 			snprintf(why, len,
 				 "the alternative at %#lx has a replacement "
 				 "of %u bytes (%02x, flags %#x) the runner "
-				 "cannot place: only a CALL or JMP rel32, or "
-				 "nothing",
+				 "cannot place: only a CALL or JMP rel32, an "
+				 "instruction with no address in it "
+				 "(verbatim_insn()), or nothing",
 				 instr, a->replacementlen,
 				 a->replacementlen ? repl[0] : 0, flags);
 			return -1;
 		}
+		if (verbatim)
+			memcpy(insn, repl, a->replacementlen);
 		/* the replacement's rel32 was linked for where it lies */
-		if (a->replacementlen)
+		else if (a->replacementlen)
 			kmemmap_rel32_insn(insn, repl[0], instr,
 					   rel32_target(repl));
 		fill_nops(insn + a->replacementlen,

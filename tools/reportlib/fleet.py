@@ -93,7 +93,8 @@ CREATE TABLE IF NOT EXISTS verdicts (
     posted_speedup REAL,
     scope TEXT,
     processes INTEGER,
-    rule TEXT
+    rule TEXT,
+    source TEXT
 );
 """
 # Columns added since the first schema: (table, column, type). A history
@@ -101,7 +102,11 @@ CREATE TABLE IF NOT EXISTS verdicts (
 # or judged under the old rule).
 ADDED_COLUMNS = [("verdicts", "scope", "TEXT"),
                  ("verdicts", "processes", "INTEGER"),
-                 ("verdicts", "rule", "TEXT")]
+                 ("verdicts", "rule", "TEXT"),
+                 ("verdicts", "source", "TEXT")]
+# What a verdict stored before source= was judged from: the model's
+# strategies, the only pairs judged then.
+OLD_SOURCE = "model"
 
 # The rule a stored verdict was judged under: its size against the posted
 # speed-up (vs_posted=). NULL: a build that judged the direction only.
@@ -196,8 +201,8 @@ def add(db, path, data, log, verdicts, metric_lines):
             db.execute(
                 "INSERT INTO verdicts (log_id, subject, what, page_size, "
                 "mode, map, before, after, speedup, ci_low, ci_high, p, "
-                "verdict, posted_speedup, scope, processes, rule) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "verdict, posted_speedup, scope, processes, rule, "
+                "source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (log_id, v["subject"], v["what"], v.get("page_size"),
                  v.get("mode"), v.get("map"), str(v.get("before")),
                  str(v.get("after")), v.get("speedup"), ci[0], ci[1],
@@ -205,7 +210,8 @@ def add(db, path, data, log, verdicts, metric_lines):
                  v.get("scope"), v.get("processes"),
                  # verdicts() gives vs_posted (None too) since the size
                  # rule.
-                 RULE_SIZE if "vs_posted" in v else None))
+                 RULE_SIZE if "vs_posted" in v else None,
+                 v.get("source")))
     return "added"
 
 
@@ -289,16 +295,18 @@ def fleet(db, alpha=0.05):
         "SELECT v.*, l.cpu_model, l.cpu_brand, l.machine, l.build, "
         "l.header "
         "FROM verdicts v JOIN logs l ON l.id = v.log_id "
-        "ORDER BY v.subject, v.what, v.page_size, v.mode, l.cpu_model"
+        "ORDER BY v.subject, v.what, v.page_size, v.mode, "
+        "COALESCE(v.source, ?) DESC, l.cpu_model", (OLD_SOURCE,)
     ).fetchall()
     db.row_factory = None
     claims = {}
     for r in rows:
+        # the model's and the kernel's code are judged apart
         key = (r["subject"], r["what"], r["page_size"], r["mode"],
-               r["map"])
+               r["map"], r["source"] or OLD_SOURCE)
         claims.setdefault(key, {}).setdefault(r["cpu_model"], []).append(r)
     out = []
-    for (subject, what, size, mode, map_), by_cpu in claims.items():
+    for (subject, what, size, mode, map_, source), by_cpu in claims.items():
         table = []
         for model, runs in by_cpu.items():
             geo, ci, word = combine(runs, alpha)
@@ -321,7 +329,8 @@ def fleet(db, alpha=0.05):
                 if geo and posted else None})
         title = f"{subject}: {what}" + "".join(
             f" {k}={v}" for k, v in (("page_size", size), ("mode", mode),
-                                     ("map", map_)) if v is not None)
+                                     ("map", map_), ("source", source))
+            if v is not None)
         out.append((title, table))
     return out
 

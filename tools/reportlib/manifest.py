@@ -68,6 +68,9 @@ CLAIMS_SCHEMA = _closed({
                 "chunk": {"type": "integer", "minimum": 1},
                 "before": {"oneOf": [_NAME, {"type": "null"}]},
                 "after": _NAME,
+                "kernel": {"type": "object", "required": ["before", "after"],
+                           "properties": {"before": _NAME,
+                                          "after": _NAME}},
                 "posted": {"oneOf": [
                     {"type": "object",
                      "required": ["before", "after", "unit"],
@@ -116,12 +119,40 @@ def _scaled(a, b):
     return int(da.scaleb(places)), int(db.scaleb(places))
 
 
+# What a claim's pair of contenders is judged from: the model's
+# strategies (or, bench_nocache_copy, the project's copy methods), or the
+# kernel's own compiled code (manifest/strategies.yaml's kernels:).
+SOURCES = ("model", "kernel")
+
+
+def _check_pair(where, c, kernel_names):
+    """A claim's contenders named where they are: the model's pair among
+    the strategies, the kernel's (c["kernel"]) among kernels:."""
+    names = contender_names()
+    bad = [x for x in (c["before"], c["after"])
+           if x is not None and (x not in names or x in kernel_names)]
+    if bad:
+        raise ManifestError(f"{where}: no strategy "
+                            f"{', '.join(map(repr, bad))} of the model in "
+                            "manifest/strategies.yaml (a build of the "
+                            "kernel's code goes in kernel:)")
+    if "kernel" in c:
+        bad = [x for x in (c["kernel"]["before"], c["kernel"]["after"])
+               if x not in kernel_names]
+        if bad:
+            raise ManifestError(f"{where}: kernel: "
+                                f"{', '.join(map(repr, bad))} is not in "
+                                "manifest/strategies.yaml's kernels:")
+
+
 def claims_from(data, path):
     """The claims of @data (claims.yaml, read), in order, each a dict:
     subject, what, suite, key (the metric key naming a contender), mode
-    or chunk, before, after, posted (the figures as one line), ratio (the
-    posted speed-up as a float, None without a figure) and num, den (the
-    same as integers; 0, 0 without a figure)."""
+    or chunk, source (SOURCES), before, after, posted (the figures as one
+    line), ratio (the posted speed-up as a float, None without a figure)
+    and num, den (the same as integers; 0, 0 without a figure). A claim
+    with a kernel: pair is two, the model's (source model) and then the
+    kernel's (source kernel), alike but for their contenders."""
     out = []
     for i, c in enumerate(data["claims"]):
         where = f"{path}: claims/{i} ({c['what']!r})"
@@ -139,17 +170,14 @@ def claims_from(data, path):
                                 f"by {option}: and only by it")
         if suite["key"] == "strategy":
             # (claims are read before the strategies they name)
-            names = contender_names()
-            bad = [x for x in (c["before"], c["after"])
-                   if x is not None and x not in names]
-            if bad:
-                raise ManifestError(f"{where}: no contender "
-                                    f"{', '.join(map(repr, bad))} in "
-                                    "manifest/strategies.yaml")
+            _check_pair(where, c, [k["name"] for k in kernels()])
+        elif "kernel" in c:
+            raise ManifestError(f"{where}: kernel: is for the claims whose "
+                                "contenders are strategies")
         claim = {"subject": data["postings"][c["posting"]],
                  "what": c["what"], "suite": c["suite"], "key": suite["key"],
-                 option: c[option], "before": c["before"],
-                 "after": c["after"]}
+                 option: c[option], "source": "model",
+                 "before": c["before"], "after": c["after"]}
         posted = c["posted"]
         if "text" in posted:
             claim.update(posted=posted["text"], ratio=None, num=0, den=0)
@@ -163,6 +191,10 @@ def claims_from(data, path):
             claim.update(posted=f"{b} {unit} -> {a} {unit}",
                          ratio=num / den, num=num, den=den)
         out.append(claim)
+        if "kernel" in c:
+            out.append({**claim, "source": "kernel",
+                        "before": c["kernel"]["before"],
+                        "after": c["kernel"]["after"]})
     return out
 
 
@@ -173,11 +205,12 @@ def claims(path=None):
     return claims_from(read("claims", CLAIMS_SCHEMA, path), shown(path))
 
 
-def claim_contenders(suite):
-    """The contenders the claims of @suite name, in the strategies'
-    order for bench_memmap_init (None, the copy-then-clean method, left
-    out)."""
+def claim_contenders(suite, source="model"):
+    """The contenders the claims of @suite name from @source, in the
+    strategies' order for bench_memmap_init (None, the copy-then-clean
+    method, left out)."""
     named = {x for c in claims() if c["suite"] == suite
+             and c["source"] == source
              for x in (c["before"], c["after"]) if x}
     order = contender_names()
     return sorted(named, key=lambda x: (x not in order,
@@ -356,6 +389,7 @@ STRATEGIES_SCHEMA = _closed({
                            "patches": {"oneOf": [
                                {"type": "null"},
                                {"type": "string", "minLength": 1}]},
+                           "through": {"type": "string", "minLength": 1},
                            "desc": {"type": "string", "minLength": 1}}}},
         "limits": {"type": "array", "items": {
             "type": "object",
@@ -406,6 +440,12 @@ def strategies_from(data, path):
         s["sizes"] = sorted({sizes[i] for i in s["layout_ids"]})
     for i, k in enumerate(data["kernels"]):
         _kernel_build(k, i, f"{path}: {k['name']}")
+        # (a second runner of the same code would be a duplicate contender)
+        same = [o["name"] for o in data["kernels"][:i]
+                if o["patch_files"] == k["patch_files"]]
+        if same:
+            raise ManifestError(f"{path}: {k['name']}: the same patch "
+                                f"files as {same[0]}")
     for s in data["strategies"]:
         where = f"{path}: {s['name']}"
         s["copy"] = s["name"].upper()
@@ -452,12 +492,18 @@ def patches_sha256(files):
 
 def _kernel_build(k, index, where):
     """A kernels: entry gains "runner" (its file beside ntbench),
-    "patch_files" (relative to the tree), "patches_sha256"."""
+    "patch_files" (relative to the tree: its series file's, or those up
+    to and including through:, a stage of the series), "patches_shown"
+    (how messages name them) and "patches_sha256"."""
     if (index == 0) != (k["patches"] is None):
         raise ManifestError(f"{where}: the first of kernels: is the kernel "
                             "as Debian ships it (patches: null), and only "
                             "the first")
+    if k["patches"] is None and "through" in k:
+        raise ManifestError(f"{where}: through: names a patch of its "
+                            "series file, and it has none")
     k["runner"] = "kernel-memmap" + ("" if index == 0 else f"-{k['name']}")
+    k["patches_shown"] = k["patches"]
     files = []
     if k["patches"] is not None:
         series = os.path.join(ROOT, k["patches"])
@@ -469,6 +515,13 @@ def _kernel_build(k, index, where):
         if not files:
             raise ManifestError(f"{where}: patches {k['patches']}: lists "
                                 "no patch")
+        if "through" in k:
+            names = [os.path.basename(f) for f in files]
+            if k["through"] not in names:
+                raise ManifestError(f"{where}: through: {k['through']} is "
+                                    f"not in {k['patches']}")
+            files = files[:names.index(k["through"]) + 1]
+            k["patches_shown"] = f"{k['patches']} through {k['through']}"
     k["patch_files"] = [os.path.relpath(f, ROOT) for f in files]
     try:
         k["patches_sha256"] = patches_sha256(files)

@@ -198,7 +198,8 @@ def mixed_states(rng, n, ratio, spread, slow, base=1_000_000):
 def own_verdict_line(v, word=None, scope=None, old=False):
     """A "# verdict" line as lib/verdict.c prints it, from verdicts():
     @word, @scope in place of the verdict's own; @old: as a build before
-    scope= printed it (no scope=, processes=, test=, vs_posted=)."""
+    scope= printed it (no scope=, processes=, test=, vs_posted=,
+    source=)."""
     where = (f"page_size={v['page_size']} mode={v['mode']}"
              if "page_size" in v else f"chunk={v['chunk']}")
     ci = v["speedup_ci"]
@@ -209,8 +210,9 @@ def own_verdict_line(v, word=None, scope=None, old=False):
                            f'processes={v["processes"]} ')
     test = "" if old else f'test={v.get("test") or "-"} '
     size = "" if old else f'vs_posted={v.get("vs_posted") or "-"} '
+    source = "" if old else f'source={v["source"]} '
     return (f'    # verdict claim="{v["subject"]}" what="{v["what"]}" '
-            f'before={v["before"]} after={v["after"]} {where} '
+            f'before={v["before"]} after={v["after"]} {source}{where} '
             f'speedup={v["speedup"]:.3f} {ci} {size}p={p} {unit}'
             f'n={v["n_before"]}+{v["n_after"]} {test}'
             f'verdict="{word or v["verdict"]}"\r')
@@ -395,7 +397,8 @@ def own_state_verdict_line(v, sv, word=None, speedup=None):
     ci = sv["speedup_ci"] or [None, None]
     p = "-" if sv["p"] is None else f"{sv['p']:.6f}"
     return (f'    # state-verdict claim="{v["subject"]}" what="{v["what"]}" '
-            f'before={v["before"]} after={v["after"]} {where} '
+            f'before={v["before"]} after={v["after"]} source={v["source"]} '
+            f'{where} '
             f'by={sv["by"]} state={sv["state"]}/{sv["nr_states"]} '
             f'rounds={sv["rounds"]} before_ns={sv["before_ns"]} '
             f'after_ns={sv["after_ns"]} '

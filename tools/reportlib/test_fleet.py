@@ -178,7 +178,7 @@ class Fleet(unittest.TestCase):
                 NULL, 'm1', '0.1', '{"platform": "host", "cpu": "Old"}',
                 NULL);
         """)
-        step = CLAIMS[2]
+        step = next(c for c in CLAIMS if c["before"] == "tmpl_memcpy")
         db.execute("INSERT INTO verdicts VALUES (1, ?, ?, 64, 'fsdax', "
                    "'dev', 'tmpl_memcpy', 'tmpl_nt_fixed', 2.5, 2.4, 2.6, "
                    "0.001, 'confirmed', NULL)",
@@ -194,6 +194,31 @@ class Fleet(unittest.TestCase):
         path = self.write("n.log", log_text("intel", 16e6, 6e6, 1))
         self.assertEqual(self.report("add", path).returncode, 0)
         self.assertEqual(len(self.step_rows()), 2)
+
+    def test_the_kernels_code_judged_apart(self):
+        # One log with the model's pair and the kernel's of the rebind
+        # claim: two tables, each of its own source; the kernel's pair
+        # stored with its source, the model's with its own.
+        text = log_text("intel", 16e6, 6e6, 1).replace(
+            "ntboot: 1 passed", "\n".join([
+                metric("kernel", 30_000_000, 9),
+                metric("kernel_series", 10_000_000, 10),
+                "ntboot: 1 passed"]))
+        path = self.write("k.log", text)
+        self.assertEqual(self.report("add", path).returncode, 0)
+        res = self.report("--json", "fleet")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        titles = [c["claim"] for c in json.loads(res.stdout)
+                  if "rebind, fsdax" in c["claim"]]
+        self.assertEqual(sorted(t.rsplit(" ", 1)[1] for t in titles),
+                         ["source=kernel", "source=model"])
+        db = sqlite3.connect(self.db)
+        stored = db.execute("SELECT source, before, after FROM verdicts "
+                            "WHERE what LIKE '%rebind, fsdax%'").fetchall()
+        db.close()
+        self.assertEqual(sorted(stored),
+                         [("kernel", "kernel", "kernel_series"),
+                          ("model", "slow", "tmpl_nt_fixed")])
 
     def test_several_runs_judge_the_posted_size(self):
         # slow at 12 ms: tmpl_nt_fixed at 6 ms is 2.0x, short of the

@@ -69,14 +69,58 @@ class Claims(unittest.TestCase):
         self.refused(d, "claims/0")
         d = copy.deepcopy(base)
         d["claims"][1]["after"] = "tmpl_nt_fixd"
-        self.refused(d, "no contender 'tmpl_nt_fixd'")
+        self.refused(d, "no strategy 'tmpl_nt_fixd' of the model")
+        # each pair where its source is: the kernel's builds in kernel:
+        d = copy.deepcopy(base)
+        d["claims"][0]["before"] = "kernel"
+        self.refused(d, "no strategy 'kernel' of the model")
+        d = copy.deepcopy(base)
+        d["claims"][0]["kernel"]["after"] = "tmpl_nt_fixed"
+        self.refused(d, "kernel: 'tmpl_nt_fixed' is not in "
+                     "manifest/strategies.yaml's kernels:")
+        d = copy.deepcopy(base)
+        d["claims"][0]["kernel"]["before"] = "kernel_seires"
+        self.refused(d, "kernel: 'kernel_seires' is not in")
+        d = copy.deepcopy(base)
+        nocache = next(c for c in d["claims"]
+                       if c["suite"] == "bench_nocache_copy")
+        nocache["kernel"] = {"before": "kernel", "after": "kernel_series"}
+        self.refused(d, "kernel: is for the claims whose contenders are "
+                     "strategies")
 
     def test_contenders(self):
         self.assertEqual(manifest.claim_contenders("bench_memmap_init"),
                          ["slow", "tmpl_memcpy", "tmpl_nt_generic",
                           "tmpl_nt_fixed"])
+        self.assertEqual(
+            manifest.claim_contenders("bench_memmap_init", "kernel"),
+            ["kernel", "kernel_series_memcpy", "kernel_series_generic",
+             "kernel_series"])
+
+    def test_both_sources(self):
+        """A claim with a kernel: pair is two, the model's and then the
+        kernel's, alike but for their contenders."""
+        cs = [c for c in manifest.claims() if c["suite"] ==
+              "bench_memmap_init"]
+        self.assertEqual([c["source"] for c in cs],
+                         ["model", "kernel"] * (len(cs) // 2))
+        for model, kernel in zip(cs[::2], cs[1::2]):
+            self.assertEqual(
+                {k: x for k, x in model.items()
+                 if k not in ("source", "before", "after")},
+                {k: x for k, x in kernel.items()
+                 if k not in ("source", "before", "after")})
+        self.assertEqual([(c["before"], c["after"]) for c in cs[1::2]],
+                         [("kernel", "kernel_series")] * 2
+                         + [("kernel_series_memcpy", "kernel_series")]
+                         + [("kernel_series_generic", "kernel_series")] * 2)
         self.assertEqual(manifest.claim_values("bench_memmap_init", "mode"),
                          ["fsdax", "devdax2m"])
+
+
+def d_name(i):
+    """The name of the manifest's kernels: entry @i."""
+    return manifest.kernels()[i]["name"]
 
 
 class Refusals(unittest.TestCase):
@@ -168,27 +212,48 @@ class Strategies(Refusals):
             "the first of kernels: is the kernel as Debian ships")
         self.refused(lambda d: d["kernels"][1].update(
             patches="patches/6.12/series/no-such-series"),
-            "kernel_series: patches patches/6.12/series/no-such-series: "
+            f"{d_name(1)}: patches patches/6.12/series/no-such-series: "
             "No such file")
+        self.refused(lambda d: d["kernels"][1].update(through="0009.patch"),
+                     f"{d_name(1)}: through: 0009.patch is not in "
+                     "patches/6.12/series/series")
+        self.refused(lambda d: d["kernels"][0].update(through="0001.patch"),
+                     "kernel: through: names a patch of its series file, "
+                     "and it has none")
+        # a stage that is the whole series: the same code twice
+        self.refused(lambda d: d["kernels"][1].update(
+            through=os.path.basename(manifest.series_patches(os.path.join(
+                manifest.ROOT, "patches/6.12/series/series"))[-1])),
+            "the same patch files as")
 
     def test_kernels(self):
         """Each build's runner and the SHA-256 of its patch files, one
         after another (what tools/kernel-memmap/build computes)."""
         ks = manifest.kernels()
-        self.assertEqual([k["name"] for k in ks[:2]],
-                         ["kernel", "kernel_series"])
+        by = {k["name"]: k for k in ks}
+        self.assertEqual(ks[0]["name"], "kernel")
         self.assertEqual(ks[0]["runner"], "kernel-memmap")
-        self.assertEqual(ks[1]["runner"], "kernel-memmap-kernel_series")
+        self.assertEqual(by["kernel_series"]["runner"],
+                         "kernel-memmap-kernel_series")
         self.assertEqual(ks[0]["patch_files"], [])
         self.assertEqual(ks[0]["patches_sha256"],
                          hashlib.sha256(b"").hexdigest())
-        series = ks[1]["patch_files"]
+        series = by["kernel_series"]["patch_files"]
         self.assertEqual(len(series), 4)
         self.assertTrue(series[0].startswith("patches/6.12/series/0001-"))
-        whole = b"".join(pathlib.Path(manifest.ROOT, f).read_bytes()
-                         for f in series)
-        self.assertEqual(ks[1]["patches_sha256"],
-                         hashlib.sha256(whole).hexdigest())
+        # the stages: the series' first files, through: the last
+        for name, n in (("kernel_series_memcpy", 2),
+                        ("kernel_series_generic", 3), ("kernel_series", 4)):
+            files = by[name]["patch_files"]
+            self.assertEqual(files, series[:n])
+            whole = b"".join(pathlib.Path(manifest.ROOT, f).read_bytes()
+                             for f in files)
+            self.assertEqual(by[name]["patches_sha256"],
+                             hashlib.sha256(whole).hexdigest())
+        self.assertEqual(by["kernel_series_generic"]["patches_shown"],
+                         "patches/6.12/series/series through "
+                         "0003-mm-use-memcpy_nt-in-zone-device-template-"
+                         "copies.patch")
         self.assertIn("kernel_series", manifest.contender_names())
 
     def test_a_series_file_read_as_the_shell_reads_it(self):

@@ -360,6 +360,19 @@ class CheckVerdicts(unittest.TestCase):
                         and "verdict here reversed" in probs[0],
                         f"a changed word is found: {probs}")
 
+    def test_a_changed_source_is_found(self):
+        # a model pair's line that says it was judged from the kernel's
+        # code
+        bad = [line.replace(" source=model ", " source=kernel ")
+               if i == 0 else line for i, line in enumerate(self.lines)]
+        self.assertNotEqual(bad, self.lines)
+        probs = check_verdicts(parse_log(ZEN5_LOG + "\n".join(bad) + "\n",
+                                         "bad", "X"))
+        self.assertTrue(len(probs) == 1
+                        and "source here kernel, from the metric lines "
+                            "model" in probs[0],
+                        f"a changed source is found: {probs}")
+
     def test_a_changed_scope_is_found(self):
         bad = [own_verdict_line(v, scope=SCOPE_BOOT if i == 1 else None)
                for i, v in enumerate(self.vs)]

@@ -260,7 +260,7 @@ def verdicts(log):
         for before, after in claim_pairs(claim, log.metrics):
             both = sides(log, before, after)
             v = {"subject": claim["subject"], "what": claim["what"],
-                 "suite": claim["suite"],
+                 "suite": claim["suite"], "source": claim["source"],
                  "before": before.get(claim["key"]),
                  "after": after.get(claim["key"]),
                  "page_size": after.get("page_size"),
@@ -501,9 +501,10 @@ def judge_state(log, claim, v, sb, sa, processes, which, s, nr, by):
     # The processes with a round in this state.
     procs = [p for p in range(np_) if s in block(which, p)] \
         if np_ > 1 else []
-    sv = {k: v[k] for k in ("subject", "what", "suite", "before", "after",
-                            "page_size", "mode", "chunk", "map", "written",
-                            "bytes", "posted", "posted_speedup", "cpu")
+    sv = {k: v[k] for k in ("subject", "what", "suite", "source", "before",
+                            "after", "page_size", "mode", "chunk", "map",
+                            "written", "bytes", "posted", "posted_speedup",
+                            "cpu")
           if k in v}
     sv.update(by=by, state=s + 1, nr_states=nr, rounds=len(b),
               before_ns=int_median(b), after_ns=int_median(a),
@@ -711,18 +712,18 @@ def verdict_section(logs):
                  if v.get("n_before") is not None else "-")
             inci = ("-" if "posted_in_ci" not in v
                     else "yes" if v["posted_in_ci"] else "no")
-            table.append([v["subject"], v["what"],
+            table.append([v["subject"], v["what"], v["source"],
                           f"{v['before']} -> {v['after']} {where}",
                           v["posted"], fmt_x(v["posted_speedup"]), here,
                           fmt_x(v["speedup"]), mop,
                           fmt_ci(v["speedup_ci"], fmt_x),
                           fmt_p(v["p"]), n, unit_of(v), inci,
                           f"**{v['verdict']}**"])
-        out.append(md_table(["claim", "what", "lines here", "posted",
-                             "posted x", "here", "here x", "here/posted",
-                             ci_title(), "p", "n", "unit", "in CI",
-                             "verdict"],
-                            table, "llllrrrrrrrlll"))
+        out.append(md_table(["claim", "what", "source", "lines here",
+                             "posted", "posted x", "here", "here x",
+                             "here/posted", ci_title(), "p", "n", "unit",
+                             "in CI", "verdict"],
+                            table, "lllllrrrrrrrlll"))
         out += states_part(log, vs)
     return out if any_rows else []
 
@@ -771,8 +772,11 @@ def line_problems(what, v, t):
     if "scope" not in t:
         word = OLD_WORD.get(word, word)
     extra = []
+    # (a build before source= judged the model's pairs alone)
+    if "source" in t:
+        extra.append(("source", t["source"], v["source"], None))
     if "scope" in t:
-        extra = [("scope", t["scope"], v["scope"], None),
+        extra += [("scope", t["scope"], v["scope"], None),
                  ("processes", t.get("processes"), str(v["processes"]),
                   None)]
         if v["scope"] == SCOPE_PROCESSES or \
