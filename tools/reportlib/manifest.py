@@ -129,13 +129,18 @@ def _check_pair(where, c, kernel_names):
     """A claim's contenders named where they are: the model's pair among
     the strategies, the kernel's (c["kernel"]) among kernels:."""
     names = contender_names()
-    bad = [x for x in (c["before"], c["after"])
-           if x is not None and (x not in names or x in kernel_names)]
+    pair = [x for x in (c["before"], c["after"]) if x is not None]
+    bad = [x for x in pair if x in kernel_names]
     if bad:
-        raise ManifestError(f"{where}: no strategy "
-                            f"{', '.join(map(repr, bad))} of the model in "
-                            "manifest/strategies.yaml (a build of the "
-                            "kernel's code goes in kernel:)")
+        raise ManifestError(f"{where}: {', '.join(map(repr, bad))} is a "
+                            "build of the kernel's code (kernels:), not a "
+                            "strategy of the model: its pair goes in "
+                            "kernel:")
+    bad = [x for x in pair if x not in names]
+    if bad:
+        raise ManifestError(f"{where}: no contender "
+                            f"{', '.join(map(repr, bad))} in "
+                            "manifest/strategies.yaml")
     if "kernel" in c:
         bad = [x for x in (c["kernel"]["before"], c["kernel"]["after"])
                if x not in kernel_names]

@@ -69,11 +69,12 @@ class Claims(unittest.TestCase):
         self.refused(d, "claims/0")
         d = copy.deepcopy(base)
         d["claims"][1]["after"] = "tmpl_nt_fixd"
-        self.refused(d, "no strategy 'tmpl_nt_fixd' of the model")
+        self.refused(d, "no contender 'tmpl_nt_fixd'")
         # each pair where its source is: the kernel's builds in kernel:
         d = copy.deepcopy(base)
         d["claims"][0]["before"] = "kernel"
-        self.refused(d, "no strategy 'kernel' of the model")
+        self.refused(d, "'kernel' is a build of the kernel's code "
+                     "(kernels:), not a strategy of the model")
         d = copy.deepcopy(base)
         d["claims"][0]["kernel"]["after"] = "tmpl_nt_fixed"
         self.refused(d, "kernel: 'tmpl_nt_fixed' is not in "

@@ -384,6 +384,42 @@ class CheckVerdicts(unittest.TestCase):
                             "one-process" in probs[0],
                         f"a changed scope is found: {probs}")
 
+    def test_the_kernels_pairs_held_where_the_build_judges_them(self):
+        # The kernel's builds beside the model's (their lines the model's
+        # renamed): a build that prints source= judges them too, and a
+        # log without their lines is found short; one before source=
+        # judged the model's pairs alone, and is held to those.
+        renamed = {"slow": "kernel", "tmpl_nt_fixed": "kernel_series"}
+        extra = [re.sub(r"strategy=(slow|tmpl_nt_fixed) ",
+                        lambda m: f"strategy={renamed[m.group(1)]} ", ln)
+                 for ln in ZEN5_LOG.splitlines()
+                 if re.search(r"# metric suite=bench_memmap_init "
+                              r"strategy=(slow|tmpl_nt_fixed) ", ln)]
+        self.assertTrue(extra)
+        text = ZEN5_LOG + "\n".join(extra) + "\n"
+        log = parse_log(text, "k", "K")
+        both = verdicts(log)
+        kernel = [v for v in both if v["source"] == "kernel"]
+        self.assertEqual({(v["before"], v["after"]) for v in kernel},
+                         {("kernel", "kernel_series")})
+        model_lines = [own_verdict_line(v) for v in both
+                       if v["source"] == "model"]
+        probs = check_verdicts(parse_log(text + "\n".join(model_lines)
+                                         + "\n", "short", "S"))
+        self.assertTrue(probs and all("no verdict line for kernel -> "
+                                      "kernel_series" in p for p in probs),
+                        probs)
+        all_lines = [own_verdict_line(v) for v in both]
+        self.assertEqual(check_verdicts(parse_log(
+            text + "\n".join(all_lines) + "\n", "all", "A")), [])
+        old = [own_verdict_line(v, old=True,
+                                word=OLD_WORD.get(
+                                    OLD_SIZE_WORD.get(v["verdict"],
+                                                      v["verdict"])))
+               for v in both if v["source"] == "model"]
+        self.assertEqual(check_verdicts(parse_log(
+            text + "\n".join(old) + "\n", "old", "O")), [])
+
     def test_an_older_builds_lines_keep_their_words(self):
         # Before scope=, what one process saw was "confirmed".
         old = [own_verdict_line(v, old=True,

@@ -804,10 +804,20 @@ def line_problems(what, v, t):
     return value_problems(what, pairs)
 
 
+def judges_the_kernel(log):
+    """Whether the build that wrote @log judges the kernel's pairs: it
+    printed source= on its verdict lines. One before source= judged the
+    model's pairs alone (a log of the kernel's builds from then has no
+    verdict line of theirs), and is held to those alone."""
+    return any("source" in t for t in log.own_verdicts)
+
+
 def check_verdicts(log):
     """[problem] between the log's own verdict lines and verdicts(log)."""
     ours = {}
     vs = verdicts(log)
+    if not judges_the_kernel(log):
+        vs = [v for v in vs if v["source"] != "kernel"]
     for v in vs:
         ours[verdict_key(v["subject"], v["before"], v["after"],
                          where_of(v))] = v
