@@ -94,19 +94,17 @@ CREATE TABLE IF NOT EXISTS verdicts (
     scope TEXT,
     processes INTEGER,
     rule TEXT,
-    source TEXT
+    source TEXT NOT NULL DEFAULT 'model'
 );
 """
 # Columns added since the first schema: (table, column, type). A history
 # made before them gets them (NULL in its rows: a verdict without scope,
-# or judged under the old rule).
+# or judged under the old rule; source: "model", the only pairs judged
+# before it).
 ADDED_COLUMNS = [("verdicts", "scope", "TEXT"),
                  ("verdicts", "processes", "INTEGER"),
                  ("verdicts", "rule", "TEXT"),
-                 ("verdicts", "source", "TEXT")]
-# What a verdict stored before source= was judged from: the model's
-# strategies, the only pairs judged then.
-OLD_SOURCE = "model"
+                 ("verdicts", "source", "TEXT NOT NULL DEFAULT 'model'")]
 
 # The rule a stored verdict was judged under: its size against the posted
 # speed-up (vs_posted=). NULL: a build that judged the direction only.
@@ -211,7 +209,7 @@ def add(db, path, data, log, verdicts, metric_lines):
                  # verdicts() gives vs_posted (None too) since the size
                  # rule.
                  RULE_SIZE if "vs_posted" in v else None,
-                 v.get("source")))
+                 v["source"]))
     return "added"
 
 
@@ -295,15 +293,14 @@ def fleet(db, alpha=0.05):
         "SELECT v.*, l.cpu_model, l.cpu_brand, l.machine, l.build, "
         "l.header "
         "FROM verdicts v JOIN logs l ON l.id = v.log_id "
-        "ORDER BY v.subject, v.what, v.page_size, v.mode, "
-        "COALESCE(v.source, ?) DESC, l.cpu_model", (OLD_SOURCE,)
-    ).fetchall()
+        "ORDER BY v.subject, v.what, v.page_size, v.mode, v.source DESC, "
+        "l.cpu_model").fetchall()
     db.row_factory = None
     claims = {}
     for r in rows:
         # the model's and the kernel's code are judged apart
         key = (r["subject"], r["what"], r["page_size"], r["mode"],
-               r["map"], r["source"] or OLD_SOURCE)
+               r["map"], r["source"])
         claims.setdefault(key, {}).setdefault(r["cpu_model"], []).append(r)
     out = []
     for (subject, what, size, mode, map_, source), by_cpu in claims.items():

@@ -119,12 +119,6 @@ def _scaled(a, b):
     return int(da.scaleb(places)), int(db.scaleb(places))
 
 
-# What a claim's pair of contenders is judged from: the model's
-# strategies (or, bench_nocache_copy, the project's copy methods), or the
-# kernel's own compiled code (manifest/strategies.yaml's kernels:).
-SOURCES = ("model", "kernel")
-
-
 def _check_pair(where, c, kernel_names):
     """A claim's contenders named where they are: the model's pair among
     the strategies, the kernel's (c["kernel"]) among kernels:."""
@@ -153,8 +147,11 @@ def _check_pair(where, c, kernel_names):
 def claims_from(data, path):
     """The claims of @data (claims.yaml, read), in order, each a dict:
     subject, what, suite, key (the metric key naming a contender), mode
-    or chunk, source (SOURCES), before, after, posted (the figures as one
-    line), ratio (the posted speed-up as a float, None without a figure)
+    or chunk, source (what the pair is judged from: "model", the model's
+    strategies or, bench_nocache_copy, the project's copy methods;
+    "kernel", builds of the kernel's own compiled code from
+    manifest/strategies.yaml's kernels:), before, after, posted (the
+    figures as one line), ratio (the posted speed-up as a float, None without a figure)
     and num, den (the same as integers; 0, 0 without a figure). A claim
     with a kernel: pair is two, the model's (source model) and then the
     kernel's (source kernel), alike but for their contenders."""
@@ -210,12 +207,13 @@ def claims(path=None):
     return claims_from(read("claims", CLAIMS_SCHEMA, path), shown(path))
 
 
-def claim_contenders(suite, source="model"):
-    """The contenders the claims of @suite name from @source, in the
-    strategies' order for bench_memmap_init (None, the copy-then-clean
-    method, left out)."""
+def claim_contenders(suite):
+    """The contenders the model's pairs of the claims of @suite name (the
+    kernel's builds need runners a run may not have), in the strategies'
+    order for bench_memmap_init (None, the copy-then-clean method, left
+    out)."""
     named = {x for c in claims() if c["suite"] == suite
-             and c["source"] == source
+             and c["source"] == "model"
              for x in (c["before"], c["after"]) if x}
     order = contender_names()
     return sorted(named, key=lambda x: (x not in order,

@@ -93,10 +93,6 @@ class Claims(unittest.TestCase):
         self.assertEqual(manifest.claim_contenders("bench_memmap_init"),
                          ["slow", "tmpl_memcpy", "tmpl_nt_generic",
                           "tmpl_nt_fixed"])
-        self.assertEqual(
-            manifest.claim_contenders("bench_memmap_init", "kernel"),
-            ["kernel", "kernel_series_memcpy", "kernel_series_generic",
-             "kernel_series"])
 
     def test_both_sources(self):
         """A claim with a kernel: pair is two, the model's and then the
