@@ -142,6 +142,7 @@ static void fill_request(struct kmemmap_request *req,
 		.altmap = c->altmap,
 		.altmap_reserve = c->altmap_reserve,
 		.altmap_free = c->altmap_free,
+		.plain_returns = c->plain_returns,
 		.base_pfn = c->base_pfn,
 		.nr_pfns = c->nr_pfns,
 		.page_size = c->page_size,
@@ -174,10 +175,12 @@ static void runner_gone(struct kernel_memmap_call *c, char *why, size_t len)
 }
 
 /*
- * The runner's one-byte answer @want within KMEMMAP_WAIT_S: 0, or -1
- * with why in @why (the runner stopped and reaped).
+ * The runner's one-byte answer @want within KMEMMAP_WAIT_S: 0; 1 for
+ * @also (not 0) instead, with the runner's why in @why (it exits then,
+ * and is reaped); or -1 with why in @why (the runner stopped and
+ * reaped).
  */
-static int answer(struct kernel_memmap_call *c, char want, char *why,
+static int answer(struct kernel_memmap_call *c, char want, char also, char *why,
 		  size_t len)
 {
 	struct pollfd p = {.fd = c->fd, .events = POLLIN};
@@ -197,6 +200,10 @@ static int answer(struct kernel_memmap_call *c, char want, char *why,
 	if (r > 0 && read(c->fd, &got, 1) == 1) {
 		if (got == want)
 			return 0;
+		if (also && got == also) {
+			runner_gone(c, why, len);
+			return 1;
+		}
 		kill(c->pid, SIGKILL);
 		runner_gone(c, why, len);
 		snprintf(why, len, "the runner answered %#x, not %#x",
@@ -294,8 +301,14 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	c->pageblock_bits = (u8 *)c->map + bits_off;
 	r = spawn_runner(c, path, fd, why, len);
 	close(fd);
-	if (r || answer(c, KMEMMAP_READY, why, len) ||
-	    runner_built_from(c, path, named, why, len)) {
+	if (!r)
+		r = answer(c, KMEMMAP_READY, KMEMMAP_SAME, why, len);
+	/* the same code as its build's here: not run twice */
+	if (r == 1) {
+		plat_kernel_memmap_stop(c);
+		return 1;
+	}
+	if (r || runner_built_from(c, path, named, why, len)) {
 		plat_kernel_memmap_stop(c);
 		return -1;
 	}
@@ -303,7 +316,21 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	c->pgmap_addr = req->pgmap_addr;
 	snprintf(c->object, sizeof(c->object), "%.*s", (int)sizeof(req->object),
 		 req->object);
+	snprintf(c->return_thunk, sizeof(c->return_thunk), "%.*s",
+		 (int)sizeof(req->return_thunk), req->return_thunk);
+	snprintf(c->return_thunk_from, sizeof(c->return_thunk_from), "%.*s",
+		 (int)sizeof(req->return_thunk_from), req->return_thunk_from);
 	return 0;
+}
+
+bool plat_kernel_returns_set(char *why, size_t len)
+{
+	/* read by the runner (tools/kernel-memmap/patch.c) */
+	const char *env = getenv("NTB_KERNEL_RETURN_THUNK");
+
+	if (env)
+		snprintf(why, len, "NTB_KERNEL_RETURN_THUNK=%.40s", env);
+	return env != NULL;
 }
 
 int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
@@ -323,7 +350,7 @@ int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 		runner_gone(c, why, len);
 		return -1;
 	}
-	if (answer(c, KMEMMAP_RAN, why, len))
+	if (answer(c, KMEMMAP_RAN, 0, why, len))
 		return -1;
 	if (req->done != done + 1) {
 		snprintf(why, len,

@@ -139,6 +139,12 @@ struct kernel_memmap_call {
 	 * instead (run whatever it was built from), or is NULL.
 	 */
 	const char *runner, *patches, *patches_sha256, *env;
+	/*
+	 * Every return site as RET where the CPU's kernel returns through a
+	 * thunk; where it returns plainly already, the start is a skip (the
+	 * same code as the build's).
+	 */
+	bool plain_returns;
 	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */
 	unsigned long start_pfn, nr_pages;
 	unsigned int order; /* pgmap->vmemmap_shift */
@@ -162,6 +168,8 @@ struct kernel_memmap_call {
 	u8 *pageblock_bits; /* one byte per pageblock */
 	/* the object and how the runner patched it: "mm_init.o 6.12..." */
 	char object[512];
+	/* what its return sites hold ("ret", "safe_ret", ...) and why */
+	char return_thunk[16], return_thunk_from[192];
 	/* the platform's */
 	void *map;
 	size_t map_bytes;
@@ -171,11 +179,19 @@ struct kernel_memmap_call {
 /*
  * Start the runner for @c and wait until it is ready. Returns 0, 1 where
  * this platform or build cannot run the kernel's code (why, with what to
- * install or build, in @why: a skip), or -1 where it failed (why in
- * @why).
+ * install or build, in @why: a skip) or @c->plain_returns asks for the
+ * code the CPU's kernel runs anyway (why in @why: a skip), or -1 where
+ * it failed (why in @why).
  */
 int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			     size_t len);
+/*
+ * True where the run sets every kernel contender's return sites itself
+ * (NTB_KERNEL_RETURN_THUNK on the hosted runner: what it says in @why),
+ * so that a build's twin with plain returns would measure nothing of
+ * its own.
+ */
+bool plat_kernel_returns_set(char *why, size_t len);
 /*
  * One call in the started runner: 0 with the TSC cycles of the call
  * alone (timed in the runner, around the call) in *@cycles, or -1 with

@@ -66,6 +66,13 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	return 1;
 }
 
+bool plat_kernel_returns_set(char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	return false;
+}
+
 int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 			   size_t len)
 {

@@ -645,15 +645,16 @@ static const char *bench_memmap_strategy_name(unsigned int i)
 static char kernel_skip[340], kernel_refused[240];
 
 /*
- * Build @b is in the run: named, or the kernel as Debian ships it with
- * the model at 6.12 and no strategy= (the comparison is what kernel=6.12
- * is for).
+ * Build @b is in the run: named, or the kernel as Debian ships it (and
+ * its twin with plain returns) with the model at 6.12 and no strategy=
+ * (the comparison is what kernel=6.12 is for).
  */
 static bool kernel_selected(const struct kernel_memmap_build *b)
 {
 	return strategy_selected(b->name) &&
 	       (opt_strategy[0] ||
-		(opt_kernel == MODEL_KERNEL_6_12 && kernel_memmap_is_stock(b)));
+		(opt_kernel == MODEL_KERNEL_6_12 &&
+		 kernel_memmap_is_stock(kernel_memmap_object_of(b))));
 }
 
 /*
@@ -679,6 +680,26 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 
 		if (!kernel_selected(b))
 			continue;
+		/* a twin of plain returns where the run sets them all */
+		if (b->plain_returns_of &&
+		    plat_kernel_returns_set(why, sizeof(why))) {
+			if (opt_strategy[0]) {
+				kunit_fail_at(test, __FILE__, __LINE__,
+					      "strategy=%s and %s together: "
+					      "the variable sets the return "
+					      "sites of every kernel "
+					      "contender, %s's are plain "
+					      "returns; unset it, or leave %s "
+					      "out",
+					      b->name, why, b->name, b->name);
+				return added;
+			}
+			kunit_info(test,
+				   "%s %s left out: %s sets the return sites "
+				   "of every kernel contender",
+				   b->name, config, why);
+			continue;
+		}
 		if (kernel_memmap_refuses(b, l, why, sizeof(why))) {
 			kunit_info(test, "%s %s refused: %s", b->name, config,
 				   why);
@@ -729,15 +750,34 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 #define MODEL_OVER_KERNEL_HI 1030000ull
 
 /*
+ * @v's ratio as a line gives it, @name=ratio ci_low= ci_high= scope=
+ * processes= (the interval "-" where it has none), into @buf.
+ */
+static const char *judged_ratio_keys(char *buf, size_t len, const char *name,
+				     const struct verdict *v)
+{
+	ntb_snprintf(buf, len,
+		     "%s=%s ci_low=%s ci_high=%s scope=%s processes=%u", name,
+		     bench_fixed(v->speedup, VERDICT_SCALE, 3),
+		     v->has_ci ? bench_fixed(v->ci_lo, VERDICT_SCALE, 3) : "-",
+		     v->has_ci ? bench_fixed(v->ci_hi, VERDICT_SCALE, 3) : "-",
+		     verdict_scope_name(v->scope), max(v->processes, 1u));
+	return buf;
+}
+
+/*
  * How far the model's cost is from the kernel's in one configuration:
- * the model's slow path (@slow_name) over the kernel's own code, judged
- * as a claim's two sides are (verdict_judge(): over processes where
- * there are several, else over the runs), with its interval.
+ * the model's slow path (@slow_name) over the kernel's own code
+ * (@kernel_code: the kernel as Debian ships it, or its twin with plain
+ * returns, as the model has no thunk), judged as a claim's two sides are
+ * (verdict_judge(): over processes where there are several, else over
+ * the runs), with its interval.
  */
 static void print_model_over_kernel(const char *config,
 				    const struct verdict_config *where,
 				    const struct verdict_samples *vs, u32 nv,
-				    const char *slow_name)
+				    const char *slow_name,
+				    const char *kernel_code)
 {
 	static const struct verdict_claim claim = {
 		.what = "the model's slow path over the kernel's own code",
@@ -745,11 +785,11 @@ static void print_model_over_kernel(const char *config,
 	};
 	const struct verdict_samples *model, *kernel;
 	enum verdict_band band;
-	char why[32] = "";
+	char why[32] = "", keys[128];
 	struct verdict v;
 
 	model = verdict_find_samples(vs, nv, slow_name);
-	kernel = verdict_find_samples(vs, nv, kernel_memmap_builds[0].name);
+	kernel = verdict_find_samples(vs, nv, kernel_code);
 	if (!model || !kernel)
 		return;
 	verdict_judge(&claim, where, model, kernel, &v);
@@ -760,19 +800,65 @@ static void print_model_over_kernel(const char *config,
 	band = verdict_in_band(&v, MODEL_OVER_KERNEL_LO, MODEL_OVER_KERNEL_HI);
 	if (band == VERDICT_BAND_UNTESTED)
 		verdict_no_interval_reason(why, sizeof(why), &v);
-	kunit_diag("# model_over_kernel suite=bench_memmap_init %s "
-		   "model=%s model_kernel=%s model_ns=%llu kernel_ns=%llu "
-		   "model_over_kernel=%s ci_low=%s ci_high=%s scope=%s "
-		   "processes=%u band=%s..%s in_band=%s%s%s\n",
-		   config, slow_name, model_kernel_name(opt_kernel),
-		   v.before_ns, v.after_ns,
-		   bench_fixed(v.speedup, VERDICT_SCALE, 3),
-		   v.has_ci ? bench_fixed(v.ci_lo, VERDICT_SCALE, 3) : "-",
-		   v.has_ci ? bench_fixed(v.ci_hi, VERDICT_SCALE, 3) : "-",
-		   verdict_scope_name(v.scope), max(v.processes, 1u),
-		   bench_fixed(MODEL_OVER_KERNEL_LO, VERDICT_SCALE, 3),
-		   bench_fixed(MODEL_OVER_KERNEL_HI, VERDICT_SCALE, 3),
-		   verdict_band_name(band), why[0] ? " reason=" : "", why);
+	kunit_diag(
+		"# model_over_kernel suite=bench_memmap_init %s "
+		"kernel_code=%s model=%s model_kernel=%s model_ns=%llu "
+		"kernel_ns=%llu %s band=%s..%s in_band=%s%s%s\n",
+		config, kernel_code, slow_name, model_kernel_name(opt_kernel),
+		v.before_ns, v.after_ns,
+		judged_ratio_keys(keys, sizeof(keys), "model_over_kernel", &v),
+		bench_fixed(MODEL_OVER_KERNEL_LO, VERDICT_SCALE, 3),
+		bench_fixed(MODEL_OVER_KERNEL_HI, VERDICT_SCALE, 3),
+		verdict_band_name(band), why[0] ? " reason=" : "", why);
+}
+
+/*
+ * What the CPU's return thunk costs the kernel's code in one
+ * configuration: each build that ran beside its twin with plain returns
+ * (@kernels[], as kernel_memmap_builds[]), the build over the twin,
+ * judged as a claim's two sides are, with its interval.
+ */
+static void print_mitigations(const char *config,
+			      const struct verdict_config *where,
+			      const struct verdict_samples *vs, u32 nv,
+			      const struct kernel_memmap *kernels)
+{
+	static const struct verdict_claim claim = {
+		.what = "the kernel's code on its return thunk over the same "
+			"with plain returns",
+		.suite = "bench_memmap_init",
+	};
+
+	for (unsigned int i = 0; i < KERNEL_MEMMAP_NR_BUILDS; i++) {
+		const struct kernel_memmap_build *b = &kernel_memmap_builds[i];
+		const struct kernel_memmap_build *twin =
+			kernel_memmap_plain_twin(b);
+		const struct verdict_samples *thunk, *plain;
+		char why[32] = "", keys[128];
+		struct verdict v;
+
+		if (!twin || !kernels[i].started)
+			continue;
+		thunk = verdict_find_samples(vs, nv, b->name);
+		plain = verdict_find_samples(vs, nv, twin->name);
+		if (!thunk || !plain)
+			continue;
+		verdict_judge(&claim, where, thunk, plain, &v);
+		if (!v.n_before || !v.n_after)
+			continue; /* runs=1: no run after the cold one */
+		if (!v.has_ci)
+			verdict_no_interval_reason(why, sizeof(why), &v);
+		kunit_diag("# mitigation suite=bench_memmap_init %s "
+			   "kernel_code=%s ret_code=%s return_thunk=%s "
+			   "return_thunk_from=\"%s\" thunk_ns=%llu "
+			   "ret_ns=%llu %s%s%s\n",
+			   config, b->name, twin->name,
+			   kernels[i].call.return_thunk,
+			   kernels[i].call.return_thunk_from, v.before_ns,
+			   v.after_ns,
+			   judged_ratio_keys(keys, sizeof(keys), "cost", &v),
+			   why[0] ? " reason=" : "", why);
+	}
 }
 
 /*
@@ -1003,9 +1089,19 @@ static unsigned int bench_one_config(struct kunit *test,
 				   contenders[i].name, config, m.nr_pfns,
 				   contenders[i].k->call.nr_pageblocks,
 				   opt_runs);
-	if (!test->quiet)
+	if (!test->quiet) {
+		const struct kernel_memmap_build *stock =
+			&kernel_memmap_builds[0];
+		const struct kernel_memmap_build *plain =
+			kernel_memmap_plain_twin(stock);
+
 		print_model_over_kernel(config, &where_judged, vs, nv,
-					slow_name);
+					slow_name, stock->name);
+		if (plain)
+			print_model_over_kernel(config, &where_judged, vs, nv,
+						slow_name, plain->name);
+		print_mitigations(config, &where_judged, vs, nv, kernels);
+	}
 	/* The postings' claims this configuration can judge. */
 	if (nv)
 		verdict_publish(&where_judged, vs, nv);

@@ -26,6 +26,13 @@ struct kernel_memmap_build {
 	unsigned int layouts;	    /* mask over enum page_layout_id */
 	const char *patches;	    /* its series file, or NULL */
 	const char *patches_sha256; /* its patch files' bytes', in order */
+	/*
+	 * NULL, or the build whose object this one runs with every return
+	 * site as RET (its plain_returns: twin): run only where the CPU's
+	 * kernel returns through a thunk, and the thunk's cost is that
+	 * build over this one ("# mitigation").
+	 */
+	const char *plain_returns_of;
 };
 
 /*
@@ -49,6 +56,14 @@ static inline bool kernel_memmap_is_stock(const struct kernel_memmap_build *b)
 {
 	return b == &kernel_memmap_builds[0];
 }
+
+/* The build whose object @b runs: its own, or its plain_returns_of. */
+const struct kernel_memmap_build *
+kernel_memmap_object_of(const struct kernel_memmap_build *b);
+
+/* @b's plain_returns: twin, or NULL. */
+const struct kernel_memmap_build *
+kernel_memmap_plain_twin(const struct kernel_memmap_build *b);
 
 /*
  * The bytes every kernel contender of a configuration must write: the

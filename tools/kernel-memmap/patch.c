@@ -20,6 +20,7 @@
  * written, and every site of the table after all are.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -305,7 +306,23 @@ static int read_line(const char *path, char *buf, size_t len)
 	return ok ? 0 : -1;
 }
 
-#define VULNS "/sys/devices/system/cpu/vulnerabilities/"
+#define VULNS "/sys/devices/system/cpu/vulnerabilities"
+/*
+ * Another directory of the same files: the return sites patched as the
+ * kernel of the CPU whose files they are (copied from a server) would
+ * patch them.
+ */
+#define VULNS_ENV "NTB_KERNEL_VULNERABILITIES"
+
+/* @name's line of the vulnerabilities directory, or "" unread. */
+static void read_vulnerability(const char *name, char *buf, size_t len)
+{
+	const char *dir = getenv(VULNS_ENV);
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : VULNS, name);
+	read_line(path, buf, len);
+}
 
 #define RETURN_THUNK_ENV "NTB_KERNEL_RETURN_THUNK"
 
@@ -342,9 +359,9 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 		return NULL;
 	}
 
-	read_line(VULNS "spec_rstack_overflow", srso, sizeof(srso));
-	read_line(VULNS "retbleed", retbleed, sizeof(retbleed));
-	read_line(VULNS "indirect_target_selection", its, sizeof(its));
+	read_vulnerability("spec_rstack_overflow", srso, sizeof(srso));
+	read_vulnerability("retbleed", retbleed, sizeof(retbleed));
+	read_vulnerability("indirect_target_selection", its, sizeof(its));
 	if (strstr(srso, "Safe RET")) {
 		snprintf(p->return_why, sizeof(p->return_why),
 			 "spec_rstack_overflow: %s", srso);
@@ -576,6 +593,30 @@ static int check_sites(const struct kmemmap_patched *p, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * The return sites as RET where the kernel's boot keeps them on a thunk,
+ * the thunk named in @p->return_why; KMEMMAP_SAME_CODE with why in @why
+ * where its boot makes them RET already: the same code as its build's.
+ */
+static int plain_returns(struct kmemmap_patched *p, char *why, size_t len)
+{
+	char booted[sizeof(p->return_why)];
+
+	if (!strcmp(p->return_thunk, "ret")) {
+		snprintf(why, len,
+			 "the CPU's kernel returns with plain RET here (%s): "
+			 "the same code as its build's",
+			 p->return_why);
+		return KMEMMAP_SAME_CODE;
+	}
+	memcpy(booted, p->return_why, sizeof(booted));
+	snprintf(p->return_why, sizeof(p->return_why),
+		 "plain returns asked, in place of the boot's %s (%.120s)",
+		 p->return_thunk, booted);
+	p->return_thunk = "ret";
+	return 0;
+}
+
 int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
 {
 	if (kmemmap_sites.magic != KMEMMAP_SITES_FILLED) {
@@ -585,8 +626,16 @@ int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
 		return -1;
 	}
 	p->return_thunk = return_thunk(p, why, len);
-	if (!p->return_thunk || apply_alternatives(p, why, len) ||
-	    patch_sites(p, why, len) || patch_fentry(p, why, len))
+	if (!p->return_thunk)
+		return -1;
+	if (p->plain_returns) {
+		int r = plain_returns(p, why, len);
+
+		if (r)
+			return r;
+	}
+	if (apply_alternatives(p, why, len) || patch_sites(p, why, len) ||
+	    patch_fentry(p, why, len))
 		return -1;
 	return check_sites(p, why, len);
 }

@@ -8,6 +8,7 @@
 #ifndef NTBOOT_KERNEL_MEMMAP_PATCH_H
 #define NTBOOT_KERNEL_MEMMAP_PATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -38,6 +39,11 @@ struct kmemmap_sites {
 
 /* What was patched, for the run's header line. */
 struct kmemmap_patched {
+	/*
+	 * Asked: every return site as RET, whatever thunk the CPU's kernel
+	 * returns through (a build's plain_returns: twin).
+	 */
+	bool plain_returns;
 	unsigned int fentry, return_sites, alternatives, jump_labels;
 	unsigned int static_calls;
 	const char *return_thunk; /* "ret", or the thunk the sites keep */
@@ -60,9 +66,12 @@ int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
 
 /*
  * Patch alternatives, return sites, static calls and ftrace's sites, then
- * check every site of the table holds what it should. Returns 0, or -1
- * with the reason in @why.
+ * check every site of the table holds what it should. Returns 0, -1 with
+ * the reason in @why, or KMEMMAP_SAME_CODE where @p->plain_returns asks
+ * for what the CPU's kernel does already (its return sites are RET):
+ * the reason in @why.
  */
+#define KMEMMAP_SAME_CODE 1
 int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len);
 
 #endif

@@ -17,7 +17,7 @@
 #define NTBOOT_KERNEL_MEMMAP_REQUEST_H
 
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
-#define KMEMMAP_VERSION 4
+#define KMEMMAP_VERSION 5
 
 /* The "# kernel-object" line's text, as kernel_memmap_call has it. */
 #define KMEMMAP_OBJECT_LEN 512
@@ -25,6 +25,15 @@
 #define KMEMMAP_READY 'k'
 #define KMEMMAP_RUN 'r'
 #define KMEMMAP_RAN 'd'
+/*
+ * In place of KMEMMAP_READY: the request asked for plain returns where
+ * the CPU's kernel returns plainly already (why in @why); the runner
+ * exits.
+ */
+#define KMEMMAP_SAME 's'
+
+/* The longest reason the return sites hold what they hold. */
+#define KMEMMAP_RETURN_FROM_LEN 192
 
 struct kmemmap_request {
 	unsigned long long magic, version;
@@ -35,6 +44,11 @@ struct kmemmap_request {
 	long long nid;
 	unsigned long long altmap; /* 0, or 1: PGMAP_ALTMAP_VALID */
 	unsigned long long altmap_reserve, altmap_free;
+	/*
+	 * 1: every return site as RET, where the CPU's kernel returns
+	 * through a thunk (a build's plain_returns: twin); 0: as booted.
+	 */
+	unsigned long long plain_returns;
 	/*
 	 * The window the file holds: the struct pages of base_pfn..
 	 * base_pfn + nr_pfns - 1 from pages_offset (a struct page of
@@ -57,6 +71,12 @@ struct kmemmap_request {
 	 * the run's "# kernel-object" line: "mm_init.o 6.12.118 fentry=..."
 	 */
 	char object[KMEMMAP_OBJECT_LEN];
+	/*
+	 * What the return sites hold ("ret", "safe_ret", "jmp_ret") and
+	 * why, as the object line says them.
+	 */
+	char return_thunk[16];
+	char return_thunk_from[KMEMMAP_RETURN_FROM_LEN];
 	/*
 	 * The SHA-256 of the patch files the objects were built with, one
 	 * after another (tools/kernel-memmap/build), in hex: the hosted

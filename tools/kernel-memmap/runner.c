@@ -197,14 +197,19 @@ static int inside(unsigned long long off, unsigned long long bytes,
 	return off <= size && bytes <= size - off;
 }
 
+/* Before anything of the request is read: ntbench's build is this one's. */
+static int check_version(void)
+{
+	if (req->magic == KMEMMAP_MAGIC && req->version == KMEMMAP_VERSION)
+		return 0;
+	say("fd 3 holds no version %d request (ntbench and this runner are "
+	    "of different builds: make kernel-memmap)",
+	    KMEMMAP_VERSION);
+	return -1;
+}
+
 static int check_request(unsigned long long size)
 {
-	if (req->magic != KMEMMAP_MAGIC || req->version != KMEMMAP_VERSION) {
-		say("fd 3 holds no version %d request (ntbench and this "
-		    "runner are of different builds: make kernel-memmap)",
-		    KMEMMAP_VERSION);
-		return -1;
-	}
 	req->kernel_page_size = ntb_kmemmap_page_size();
 	req->kernel_pageblock_pages = ntb_kmemmap_pageblock_pages();
 	if (req->pageblock_pages != req->kernel_pageblock_pages) {
@@ -234,20 +239,27 @@ static int check_request(unsigned long long size)
 	!defined(NTB_KERNEL_PATCHES_SHA256)
 #error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES and NTB_KERNEL_PATCHES_SHA256"
 #endif
+_Static_assert(sizeof(((struct kmemmap_patched *)0)->return_why) <=
+		       sizeof(((struct kmemmap_request *)0)->return_thunk_from),
+	       "the return sites' reason, whole");
 _Static_assert(sizeof(NTB_KERNEL_PATCHES_SHA256) ==
 		       sizeof(((struct kmemmap_request *)0)->patches_sha256),
 	       "a SHA-256 in hex");
 
 /*
  * The text as the kernel's boot on this CPU leaves its own (patch.c,
- * jump_labels.c); what was patched in @object, for the run's header.
+ * jump_labels.c), its return sites as RET where @p->plain_returns asks;
+ * what was patched in @p and @object, for the run's header. 0, -1 with
+ * why in @why, or KMEMMAP_SAME_CODE (kmemmap_patch_text()).
  */
-static int patch_as_booted(char *object, size_t olen, char *why, size_t len)
+static int patch_as_booted(struct kmemmap_patched *p, char *object, size_t olen,
+			   char *why, size_t len)
 {
-	struct kmemmap_patched p = {0};
+	int r = kmemmap_patch_text(p, why, len);
 
-	if (kmemmap_patch_text(&p, why, len) ||
-	    kmemmap_jump_labels_init(&p.jump_labels, why, len))
+	if (r)
+		return r;
+	if (kmemmap_jump_labels_init(&p->jump_labels, why, len))
 		return -1;
 	snprintf(object, olen,
 		 "mm_init.o %s patches=%d patches_sha256=%s fentry=%u "
@@ -255,9 +267,9 @@ static int patch_as_booted(char *object, size_t olen, char *why, size_t len)
 		 "alternatives=%u jump_labels=%u static_calls=%u "
 		 "return_thunk=%s return_thunk_from=\"%s\"",
 		 NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES,
-		 NTB_KERNEL_PATCHES_SHA256, p.fentry, p.return_sites,
-		 p.alternatives, p.jump_labels, p.static_calls, p.return_thunk,
-		 p.return_why);
+		 NTB_KERNEL_PATCHES_SHA256, p->fentry, p->return_sites,
+		 p->alternatives, p->jump_labels, p->static_calls,
+		 p->return_thunk, p->return_why);
 	return 0;
 }
 
@@ -348,9 +360,10 @@ static int percpu_reach_reserved(void)
 static int selftest(void)
 {
 	char object[KMEMMAP_OBJECT_LEN], why[256];
+	struct kmemmap_patched p = {0};
 	int ok;
 
-	if (patch_as_booted(object, sizeof(object), why, sizeof(why))) {
+	if (patch_as_booted(&p, object, sizeof(object), why, sizeof(why))) {
 		printf("kernel-memmap: selftest FAILED: %s\n", why);
 		return 1;
 	}
@@ -439,7 +452,10 @@ static int serve(unsigned char *bits)
 
 int main(int argc, char **argv)
 {
+	struct kmemmap_patched patched = {0};
+	char same = KMEMMAP_SAME;
 	struct stat st;
+	int r;
 	unsigned char *map, *pages;
 	unsigned long arena_bytes;
 	void *arena;
@@ -474,17 +490,28 @@ int main(int argc, char **argv)
 	}
 	req = (struct kmemmap_request *)map;
 	catch_faults();
+	if (check_version())
+		return 1;
 	/*
 	 * Patched before anything compiled by the kernel's build runs, the
 	 * glue's checks of the request included: its ftrace sites call a
 	 * stub that stops the run until then, and the number of section
 	 * roots depends on pgtable_l5_enabled(), an alternative on LA57.
 	 */
-	if (patch_as_booted(req->object, sizeof(req->object), req->why,
-			    sizeof(req->why)) ||
-	    percpu_area_init(req->why, sizeof(req->why)) ||
+	patched.plain_returns = req->plain_returns;
+	r = patch_as_booted(&patched, req->object, sizeof(req->object),
+			    req->why, sizeof(req->why));
+	if (r == KMEMMAP_SAME_CODE) {
+		/* not an error: nothing of its own to run here */
+		return write(4, &same, 1) == 1 ? 0 : 1;
+	}
+	if (r || percpu_area_init(req->why, sizeof(req->why)) ||
 	    check_request(st.st_size))
 		return 1;
+	snprintf(req->return_thunk, sizeof(req->return_thunk), "%s",
+		 patched.return_thunk);
+	snprintf(req->return_thunk_from, sizeof(req->return_thunk_from), "%s",
+		 patched.return_why);
 	/* what it was built from, for the hosted runner to hold it to */
 	memcpy(req->patches_sha256, NTB_KERNEL_PATCHES_SHA256,
 	       sizeof(req->patches_sha256));

@@ -40,6 +40,13 @@ the verdict no interval.
     CPU where it lies on the other side, not confirmed where it holds 1.
     The runs' own words take no part.
 
+Beside the claims, each log's mitigations (reportlib.mitigation, from
+its metric lines: what the return thunk cost a build of the kernel's
+code, over the same object with plain returns) are stored with the
+log's CPU model and microcode, since those decide which thunk the
+kernel picks; mitigation_rows() reads them back by both, and the fleet
+lists them by both (mitigation_summary()).
+
 Each verdict row stores the rule it was judged under (rule): "size" for
 every verdict stored now. A row with none (NULL) was stored by a build
 that judged the direction only, whose confirmed (seen in one process,
@@ -95,6 +102,24 @@ CREATE TABLE IF NOT EXISTS verdicts (
     processes INTEGER,
     rule TEXT,
     source TEXT NOT NULL DEFAULT 'model'
+);
+CREATE TABLE IF NOT EXISTS mitigations (
+    log_id INTEGER NOT NULL REFERENCES logs(id),
+    page_size INTEGER,
+    mode TEXT,
+    map TEXT,
+    kernel TEXT,
+    kernel_code TEXT NOT NULL,
+    ret_code TEXT NOT NULL,
+    return_thunk TEXT,
+    return_thunk_from TEXT,
+    thunk_ns INTEGER,
+    ret_ns INTEGER,
+    cost REAL,
+    ci_low REAL,
+    ci_high REAL,
+    scope TEXT,
+    processes INTEGER
 );
 """
 # Columns added since the first schema: (table, column, type). A history
@@ -173,9 +198,11 @@ def connect(path):
     return db
 
 
-def add(db, path, data, log, verdicts, metric_lines):
+def add(db, path, data, log, verdicts, metric_lines, mitigations=()):
     """Store one log; @metric_lines: (suite, identity as JSON, the figure
-    compared) per metric line. Returns 'added', 'duplicate';
+    compared) per metric line; @mitigations: reportlib.mitigation's rows
+    of it (what the return thunk cost, kept with the log's CPU model and
+    microcode, which decide the thunk). Returns 'added', 'duplicate';
     BrokenHeader when its header cannot say which CPU it ran on."""
     digest = hashlib.sha256(data).hexdigest()
     if db.execute("SELECT 1 FROM logs WHERE sha256 = ?",
@@ -210,7 +237,70 @@ def add(db, path, data, log, verdicts, metric_lines):
                  # rule.
                  RULE_SIZE if "vs_posted" in v else None,
                  v["source"]))
+        for m in mitigations:
+            ci = m["ci"] or (None, None)
+            db.execute(
+                "INSERT INTO mitigations (log_id, page_size, mode, map, "
+                "kernel, kernel_code, ret_code, return_thunk, "
+                "return_thunk_from, thunk_ns, ret_ns, cost, ci_low, "
+                "ci_high, scope, processes) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (log_id, m["page_size"], m["mode"], m["map"], m["kernel"],
+                 m["kernel_code"], m["ret_code"], m["return_thunk"],
+                 m["return_thunk_from"], m["thunk_ns"], m["ret_ns"],
+                 m["cost"], ci[0], ci[1], m["scope"], m["processes"]))
     return "added"
+
+
+def mitigation_rows(db, cpu_model=None, microcode=None):
+    """[dict] of every stored mitigation (the table's columns) with its
+    log's name, CPU model, brand, microcode, machine and build; only
+    those of @cpu_model and of @microcode where given. A return thunk is
+    the kernel's choice for a CPU model and its microcode, so that is
+    what they are read by."""
+    where, args = [], []
+    for column, value in (("cpu_model", cpu_model),
+                          ("microcode", microcode)):
+        if value is not None:
+            where.append(f"l.{column} = ?")
+            args.append(value)
+    db.row_factory = sqlite3.Row
+    rows = db.execute(
+        "SELECT m.*, l.name, l.cpu_model, l.cpu_brand, l.microcode, "
+        "l.machine, l.build FROM mitigations m "
+        "JOIN logs l ON l.id = m.log_id"
+        + (" WHERE " + " AND ".join(where) if where else "")
+        + " ORDER BY l.cpu_model, l.microcode, m.page_size, m.mode, "
+        "m.map, m.kernel, m.kernel_code, l.id", args).fetchall()
+    db.row_factory = None
+    return [dict(r) for r in rows]
+
+
+def mitigation_summary(rows):
+    """mitigation_rows() by CPU model, microcode, configuration, build
+    and return thunk: [dict] of those keys (config in words) with runs,
+    machines, cost (the geometric mean of the runs'), lowest and
+    highest."""
+    groups = {}
+    for r in rows:
+        config = " ".join(f"{k}={r[k]}" for k in ("page_size", "mode",
+                                                    "map", "kernel")
+                          if r[k] is not None)
+        key = (r["cpu_model"], r["microcode"], config, r["kernel_code"],
+               r["return_thunk"])
+        groups.setdefault(key, []).append(r)
+    out = []
+    for (model, ucode, config, code, thunk), runs in groups.items():
+        costs = [r["cost"] for r in runs if r["cost"] and r["cost"] > 0]
+        out.append({
+            "cpu_model": model, "microcode": ucode, "config": config,
+            "kernel_code": code, "return_thunk": thunk,
+            "runs": len(runs), "machines": len({r["machine"] for r in runs}),
+            "cost": math.exp(sum(map(math.log, costs)) / len(costs))
+            if costs else None,
+            "lowest": min(costs, default=None),
+            "highest": max(costs, default=None)})
+    return out
 
 
 def scope_of(row):

@@ -2,11 +2,12 @@
 """--html DIR: one self-contained page, DIR/index.html, that a person
 opens in a browser: the runs' headers, what the logs do not hold, the
 tables of the Markdown report (every suite, the verdicts, the model
-against the kernel, the ordering observed by CPU) rendered by Debian's
-python3-markdown, the charts drawn by gnuplot as inline SVG, and with
---db the fleet. With logs on both sides of --, the A/B comparison comes
-first. Nothing is loaded from outside the file: no network, no external
-script, style or font.
+against the kernel, what the return thunk costs the kernel's code, the
+ordering observed by CPU) rendered by Debian's python3-markdown, the
+charts drawn by gnuplot as inline SVG, and with --db the fleet (with
+the return thunk's cost by CPU model and microcode). With logs on both
+sides of --, the A/B comparison comes first. Nothing is loaded from
+outside the file: no network, no external script, style or font.
 
 The page's one script sorts a table by the column whose header is
 clicked; the tables say nothing it alone would make true.

@@ -4,9 +4,11 @@ terminal escapes and control characters removed, the "# ntboot" header,
 the logfmt "# metric" lines (values typed), the "# verdict" lines, the
 machine's states and what was judged in them ("# state",
 "# state-verdict" and "# follows" lines, the "# states:" sentences), the
-summary line, and the litmus and memmap_smp observations matched to
-their cases. The hosted runner's "# process k/P" lines (which process
-ran with which seed) are diagnostics and not read.
+summary line, what ran as the kernel's own code ("# kernel-object"
+lines, the first of each build), and the litmus and memmap_smp
+observations matched to their cases. The hosted runner's "# process k/P"
+lines (which process ran with which seed, and a failed worker's last
+lines after that prefix) are diagnostics and not read.
 """
 import re
 import sys
@@ -27,6 +29,12 @@ VS_SLOW_PREFIX = "# vs_slow "
 STATES_SAID_PREFIX = "# states: "
 # The model's cost over the kernel's (reportlib.model_over_kernel).
 MODEL_OVER_KERNEL_PREFIX = "# model_over_kernel "
+# What a build's return thunk costs it (reportlib.mitigation).
+MITIGATION_PREFIX = "# mitigation "
+# What runs as a build of the kernel's code (strategy=): its object, its
+# patching and which return thunk its return sites go through; each
+# process prints the same line, once a build.
+KERNEL_OBJECT_PREFIX = "# kernel-object "
 # What each is kept as on a Log: the lines about the machine's states,
 # and all of a log's own lines of results besides its verdicts.
 STATE_LINES = ((STATE_PREFIX, "own_states"),
@@ -34,7 +42,8 @@ STATE_LINES = ((STATE_PREFIX, "own_states"),
                (FOLLOWS_PREFIX, "own_follows"),
                (VS_SLOW_PREFIX, "own_vs_slow"))
 OWN_LINES = STATE_LINES + ((MODEL_OVER_KERNEL_PREFIX,
-                            "own_model_over_kernel"),)
+                            "own_model_over_kernel"),
+                           (MITIGATION_PREFIX, "own_mitigations"))
 HEADER_PREFIX = "# ntboot "
 # "# options ... set=\"runs=5 namespace=1G\"": the options a word set.
 OPTIONS_PREFIX = "# options "
@@ -150,7 +159,11 @@ def typed_metric(fields):
     for key in [k for k in fields if k in LIST_KEYS
                 or k.endswith("_samples_ns")]:
         try:
-            rec[key] = [int(x) for x in fields[key].split(",") if x != ""]
+            xs = [int(x) for x in fields[key].split(",") if x != ""]
+            # beyond 64 bits, as typed() takes it: no time ntboot prints
+            if any(not -2 ** 63 <= x < 2 ** 64 for x in xs):
+                raise ValueError(key)
+            rec[key] = xs
         except ValueError:
             bad.append(key)
             del rec[key]
@@ -169,12 +182,15 @@ class Log:
         self.warnings = []
         # The "# verdict ..." lines the image (or ntbench) printed itself.
         self.own_verdicts = []
-        # Its "# state", "# state-verdict", "# follows", "# vs_slow" and
-        # "# model_over_kernel" lines (dicts, OWN_LINES) and its
-        # "# states:" sentences (text).
+        # Its "# state", "# state-verdict", "# follows", "# vs_slow",
+        # "# model_over_kernel" and "# mitigation" lines (dicts,
+        # OWN_LINES) and its "# states:" sentences (text).
         for _, attr in OWN_LINES:
             setattr(self, attr, [])
         self.own_states_said = []
+        # {strategy: its "# kernel-object" line's fields}: the first line
+        # of each build (the processes print the same one).
+        self.kernel_objects = {}
         # Litmus outcomes of the suite's own cases (not of its engine's
         # self-tests): {case: {"verdict", "count", "iters"}}.
         self.litmus = {}
@@ -223,6 +239,18 @@ def whole_lines(text, name):
                    f"last line is not read: {last[:80]}")
 
 
+def fields_of(log, line, prefix, where):
+    """The logfmt fields of @line after @prefix ("# metric ", ...), or
+    None where they cannot be read: a warning on @log then names the
+    line, at @where ("name:lineno"), by the prefix's word."""
+    try:
+        return parse_logfmt(line[len(prefix):])
+    except LogfmtError as e:
+        log.warnings.append(f"{where}: bad {prefix[2:-1]} line ({e}): "
+                            f"{line[:80]}")
+        return None
+
+
 def parse_log(text, name, label):
     log = Log(name, label)
     pending = []        # litmus lines waiting for the result of their case
@@ -257,11 +285,8 @@ def parse_log(text, name, label):
                         "iters": int(iters)}
             pending = []
         if line.startswith(METRIC_PREFIX):
-            try:
-                fields = parse_logfmt(line[len(METRIC_PREFIX):])
-            except LogfmtError as e:
-                log.warnings.append(f"{name}:{lineno}: bad metric line "
-                                    f"({e}): {line[:80]}")
+            fields = fields_of(log, line, METRIC_PREFIX, f"{name}:{lineno}")
+            if fields is None:
                 continue
             rec, bad = typed_metric(fields)
             for key in bad:
@@ -271,24 +296,22 @@ def parse_log(text, name, label):
             rec["_log"] = label
             log.metrics.append(rec)
         elif line.startswith(VERDICT_PREFIX):
-            try:
-                log.own_verdicts.append(
-                    parse_logfmt(line[len(VERDICT_PREFIX):]))
-            except LogfmtError as e:
-                log.warnings.append(f"{name}:{lineno}: bad verdict line "
-                                    f"({e}): {line[:80]}")
+            fields = fields_of(log, line, VERDICT_PREFIX, f"{name}:{lineno}")
+            if fields is not None:
+                log.own_verdicts.append(fields)
         elif line.startswith(STATES_SAID_PREFIX):
             log.own_states_said.append(line[len(STATES_SAID_PREFIX):])
+        elif line.startswith(KERNEL_OBJECT_PREFIX):
+            fields = fields_of(log, line, KERNEL_OBJECT_PREFIX,
+                               f"{name}:{lineno}")
+            if fields is not None:
+                log.kernel_objects.setdefault(fields.get("strategy"),
+                                              fields)
         elif own := next((x for x in OWN_LINES if line.startswith(x[0])),
                          None):
-            prefix, attr = own
-            try:
-                getattr(log, attr).append(
-                    parse_logfmt(line[len(prefix):]))
-            except LogfmtError as e:
-                log.warnings.append(f"{name}:{lineno}: bad "
-                                    f"{prefix[2:-1]} line ({e}): "
-                                    f"{line[:80]}")
+            fields = fields_of(log, line, own[0], f"{name}:{lineno}")
+            if fields is not None:
+                getattr(log, own[1]).append(fields)
         elif line.startswith(HEADER_PREFIX) and not log.header:
             try:
                 log.header = parse_header(line)

@@ -393,6 +393,7 @@ STRATEGIES_SCHEMA = _closed({
                                {"type": "null"},
                                {"type": "string", "minLength": 1}]},
                            "through": {"type": "string", "minLength": 1},
+                           "plain_returns": _NAME,
                            "desc": {"type": "string", "minLength": 1}}}},
         "limits": {"type": "array", "items": {
             "type": "object",
@@ -430,7 +431,9 @@ def strategies_from(data, path):
     "layout_ids" and "sizes" (its struct page sizes)."""
     sizes = {lay["id"]: lay["size"] for lay in layouts()["layouts"]}
     names = [s["name"] for s in data["strategies"]] + \
-        [k["name"] for k in data["kernels"]] + \
+        [n for k in data["kernels"]
+         for n in [k["name"]] + ([k["plain_returns"]]
+                                 if "plain_returns" in k else [])] + \
         [f["name"] for f in data["limits"]]
     data["contenders"] = names
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -545,6 +548,14 @@ def kernels():
     """The kernel's builds (manifest/strategies.yaml's kernels:), the
     kernel as Debian ships it first."""
     return strategies()["kernels"]
+
+
+def plain_return_pairs():
+    """(build, its twin with plain returns) for each kernels: entry with
+    plain_returns:, in the manifest's order: the pairs a "# mitigation"
+    line judges."""
+    return [(k["name"], k["plain_returns"]) for k in kernels()
+            if "plain_returns" in k]
 
 
 def contender_names():

@@ -6,10 +6,13 @@ memmap_init_zone_device()), slow over kernel, judged as a claim's two
 sides are (reportlib.verdicts: over the process medians where several
 processes ran, else over the runs), with its interval; whether it lies
 in the band where the model's figure is the kernel's; and the log's own
-"# model_over_kernel" lines held to it."""
+"# model_over_kernel" lines held to it. Where kernel's twin with plain
+returns (kernel_ret) ran too, slow is set against it the same way, a
+row of its own (kernel_code=): the model has no return thunk, so the
+twin says how much of the distance the thunk alone makes."""
 
 from reportlib import manifest
-from reportlib.formatting import md_table
+from reportlib.formatting import fmt_ci, md_table
 from reportlib.stats import RATIO_SCALE, whole_millionths
 from reportlib.verdicts import (
     config_of,
@@ -24,6 +27,10 @@ from reportlib.verdicts import (
 # the model's slow path, and the kernel as Debian ships it (the first of
 # manifest/strategies.yaml's kernels:, as the C run pairs them)
 MODEL, KERNEL = "slow", manifest.kernels()[0]["name"]
+# The kernel's code the model is set against: KERNEL, and its twin with
+# plain returns where the manifest names one (kernel_code=, in this order).
+KERNEL_CODES = [KERNEL] + [twin for base, twin in
+                           manifest.plain_return_pairs() if base == KERNEL]
 # Within this band the model's cost is taken as the kernel's.
 BAND = (0.97, 1.03)
 
@@ -59,81 +66,137 @@ def no_interval_reason(v):
     return f"runs={v.get('n_before') or 0}+{v.get('n_after') or 0}"
 
 
+def lines_of(named, *names):
+    """The metric lines of @names among one configuration's contenders
+    (@named, contenders()'s), or None where one of them did not run or
+    its median_ns= is no number (a line cut or garbled): nothing to
+    judge."""
+    lines = [named[n][0] for n in names if n in named]
+    if len(lines) < len(names) or not all(
+            isinstance(r.get("median_ns"), (int, float)) for r in lines):
+        return None
+    return lines
+
+
+def judged(log, before, after):
+    """The metric line @before over @after of @log, judged as a claim's
+    two sides are, against no posted figure: sides() with its interval,
+    scope and processes, and n_before, n_after."""
+    v = sides(log, before, after)
+    judge_sides(v, before, after, None)
+    return v
+
+
+def ratio_pairs(t, key, value, ci):
+    """value_problems()' pairs of a ratio printed as @key= with its
+    interval (ci_low=, ci_high=; "-" for none) on the line @t, against
+    @value and @ci recomputed: printed with 3 decimals, they may differ
+    by half a unit of the last."""
+    ci = ci or [None, None]
+    return [(key, parsed_float(t.get(key)), value, 0.0006),
+            ("ci_low", parsed_float(t.get("ci_low")), ci[0], 0.0006),
+            ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006)]
+
+
+def line_key(k):
+    """A (configuration, kernel_code) key in words."""
+    return f"{k[0]} kernel_code={k[1]}"
+
+
 def model_over_kernel(log):
-    """[dict] per configuration: config, model_kernel, scope, processes,
-    model_ns, kernel_ns, model_over_kernel, ci, in_band and reason (why
-    there is no interval, or None)."""
+    """[dict] per configuration and kernel code that ran (KERNEL_CODES):
+    config, kernel_code, model_kernel, scope, processes, model_ns,
+    kernel_ns, model_over_kernel, ci, in_band and reason (why there is
+    no interval, or None)."""
     out = []
     for config, named in sorted(contenders(log).items()):
-        if MODEL not in named or KERNEL not in named:
-            continue
-        model, kernel = named[MODEL][0], named[KERNEL][0]
-        v = sides(log, model, kernel)
-        judge_sides(v, model, kernel, None)
-        out.append({"config": config,
-                    "model_kernel": str(model.get("kernel", "base")),
-                    "scope": v["scope"], "processes": v["processes"],
-                    "model_ns": v["before_ns"], "kernel_ns": v["after_ns"],
-                    "model_over_kernel": v["speedup"],
-                    "ci": v["speedup_ci"],
-                    "in_band": (in_band(v["speedup_ci"])
-                                if v["speedup"] else None),
-                    "reason": no_interval_reason(v)})
+        for code in KERNEL_CODES:
+            pair = lines_of(named, MODEL, code)
+            if pair:
+                out.append(row(log, config, code, *pair))
     return out
 
 
+def row(log, config, code, model, kernel):
+    """model_over_kernel()'s row of the lines @model over @kernel (that
+    of the kernel code @code) in @config."""
+    v = judged(log, model, kernel)
+    return {"config": config, "kernel_code": code,
+            "model_kernel": str(model.get("kernel", "base")),
+            "scope": v["scope"], "processes": v["processes"],
+            "model_ns": v["before_ns"], "kernel_ns": v["after_ns"],
+            "model_over_kernel": v["speedup"], "ci": v["speedup_ci"],
+            "in_band": (in_band(v["speedup_ci"])
+                        if v["speedup"] is not None else None),
+            "reason": no_interval_reason(v)}
+
+
+def table_rows(logs, rows_of, ratio, cells):
+    """A table's rows: [the log's name] + cells(row) for each row of
+    rows_of(log) of each of @logs that has its ratio (@ratio, its key; a
+    median of 0 ns has nothing to divide)."""
+    return [[log.name] + cells(r) for log in logs for r in rows_of(log)
+            if r[ratio] is not None]
+
+
+def with_reason(word, r):
+    """@word, and after it in brackets why the row @r has no interval."""
+    return word + (f" ({r['reason']})" if r["reason"] else "")
+
+
 def section(logs):
-    """Markdown lines: one row per log and configuration, or none."""
-    rows = []
-    for log in logs:
-        for r in model_over_kernel(log):
-            if r["model_over_kernel"] is None:
-                continue  # a median of 0 ns: nothing to divide
-            ci = r["ci"]
-            rows.append([log.name, r["config"], r["model_kernel"],
-                         f"{r['model_over_kernel']:.3f}",
-                         f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-",
-                         r["scope"], r["in_band"]
-                         + (f" ({r['reason']})" if r["reason"] else "")])
+    """Markdown lines: one row per log, configuration and kernel code, or
+    none."""
+    rows = table_rows(logs, model_over_kernel, "model_over_kernel",
+                      lambda r: [r["config"], r["kernel_code"],
+                                 r["model_kernel"],
+                                 fixed3(r["model_over_kernel"]),
+                                 fmt_ci(r["ci"], fixed3), r["scope"],
+                                 with_reason(r["in_band"], r)])
     if not rows:
         return []
     return ["", "## The model's cost over the kernel's", "",
             "slow (the model's slow path, at the run's kernel=) over "
             "kernel (Debian 6.12's compiled memmap_init_zone_device(), "
-            "patched as its boot patches it on the CPU that ran it); "
+            "patched as its boot patches it on the CPU that ran it), and "
+            "over kernel_ret where it ran (the same object with every "
+            "return site a plain ret, not the CPU's return thunk); "
             f"in band: yes where the interval lies inside "
             f"{BAND[0]}..{BAND[1]}, no where wholly outside, unsure where "
             "it crosses an edge, untested where there is no interval (too "
             "few processes or runs: the estimate alone says nothing) "
             "(docs/kernel-memmap.md).", "",
-            md_table(["log", "configuration", "model kernel=",
-                      "model/kernel", "95% CI", "over", "in band"], rows,
-                     align="llrrrll")]
+            md_table(["log", "configuration", "kernel code",
+                      "model kernel=", "model/kernel", "95% CI", "over",
+                      "in band"], rows, align="lllrrrll")]
+
+
+def fixed3(x):
+    """A ratio as the C prints it: 3 decimals."""
+    return f"{x:.3f}"
 
 
 def check(log):
     """[problem] between the log's "# model_over_kernel" lines and
-    model_over_kernel(log)."""
-    ours = {r["config"]: r for r in model_over_kernel(log)}
-    theirs = {config_of(t): t for t in log.own_model_over_kernel}
+    model_over_kernel(log), a line per configuration and kernel code (a
+    line without kernel_code=, of a build before the twin, is KERNEL's)."""
+    ours = {(r["config"], r["kernel_code"]): r
+            for r in model_over_kernel(log)}
+    theirs = {(config_of(t), t.get("kernel_code", KERNEL)): t
+              for t in log.own_model_over_kernel}
 
     def compare(what, v, t):
-        ci = v["ci"] or [None, None]
         band, reason = v["in_band"], v["reason"]
         if reason and "reason" not in t and v["model_over_kernel"]:
             # A build before the rule judged the estimate where there
             # was no interval, and printed no reason=.
             band = in_band([v["model_over_kernel"]] * 2)
             reason = None
-        # printed with 3 decimals: half a unit of the last
-        return value_problems(f"model_over_kernel {what}", [
-            ("model_over_kernel", parsed_float(t.get("model_over_kernel")),
-             v["model_over_kernel"], 0.0006),
-            ("ci_low", parsed_float(t.get("ci_low")), ci[0], 0.0006),
-            ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
+        return value_problems(f"model_over_kernel {what}", ratio_pairs(
+            t, "model_over_kernel", v["model_over_kernel"], v["ci"]) + [
             ("scope", t.get("scope"), v["scope"], None),
             ("in_band", t.get("in_band"), band, None),
             ("reason", t.get("reason"), reason, None),
         ])
     return keyed_problems("model_over_kernel", ours, theirs, compare,
-                          lambda k: k)
+                          line_key)

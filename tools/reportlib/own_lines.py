@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """tools/report --check-verdicts: every line a log printed about its own
 results ("# verdict", "# state", "# state-verdict", "# follows",
-"# vs_slow" and "# model_over_kernel") held to what its metric lines
-give, by the modules that compute them (reportlib.verdicts,
-reportlib.model_over_kernel)."""
+"# vs_slow", "# model_over_kernel" and "# mitigation") held to what its
+metric lines give, by the modules that compute them (reportlib.verdicts,
+reportlib.model_over_kernel, reportlib.mitigation)."""
 from reportlib.logs import OWN_LINES
+from reportlib.mitigation import check as check_mitigations
 from reportlib.model_over_kernel import check as check_model_over_kernel
 from reportlib.verdicts import check_verdicts
 
 
 def problems(log):
     """[problem] between @log's own lines and its metric lines."""
-    return check_verdicts(log) + check_model_over_kernel(log)
+    return (check_verdicts(log) + check_model_over_kernel(log)
+            + check_mitigations(log))
 
 
 def check_main(logs):

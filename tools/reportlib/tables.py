@@ -27,6 +27,8 @@ from reportlib.stats import (
     processes_of,
     samples_of,
 )
+from reportlib.mitigation import mitigations
+from reportlib.mitigation import section as mitigation_section
 from reportlib.model_over_kernel import model_over_kernel
 from reportlib.model_over_kernel import section as model_over_kernel_section
 from reportlib.verdicts import follows, verdict_section, verdicts
@@ -323,6 +325,7 @@ def markdown_report(logs):
         out += SUITE_TABLES.get(suite, table_generic)(recs, multi)
     out += verdict_section(logs)
     out += model_over_kernel_section(logs)
+    out += mitigation_section(logs)
     out += litmus_section(logs)
     return "\n".join(out) + "\n"
 
@@ -404,6 +407,10 @@ def json_report(logs):
         mok = model_over_kernel(log)
         if mok:
             item["model_over_kernel"] = mok
+        # Only where a build and its twin with plain returns both ran.
+        mit = mitigations(log)
+        if mit:
+            item["mitigations"] = mit
         out.append(item)
     return json.dumps(out, indent=1) + "\n"
 
@@ -425,7 +432,10 @@ def csv_report(logs):
 # ---------------------------------------------------------- results history
 
 
-def fleet_markdown(claims):
+def fleet_markdown(claims, mitigations=()):
+    """The fleet's Markdown: a table per claim (fleet.fleet()), then the
+    return thunk's cost by CPU model and microcode where any is stored
+    (@mitigations: fleet.mitigation_summary())."""
     out = ["# ntboot fleet", "",
            "Per claim of the postings, a row per CPU model: the runs "
            "stored, the machines and builds they came from, what "
@@ -459,4 +469,27 @@ def fleet_markdown(claims):
                              "builds", "unit", "speed-up", "interval",
                              "verdict", "measured/posted"], table,
                             "llrrrlrrll"))
-    return "\n".join(out) + "\n"
+    return "\n".join(out + fleet_mitigations(mitigations)) + "\n"
+
+
+def fleet_mitigations(summary):
+    """Markdown lines of fleet.mitigation_summary()'s rows, or none."""
+    if not summary:
+        return []
+    table = [[r["cpu_model"], r["microcode"] or "-", r["config"],
+              r["kernel_code"], r["return_thunk"] or "-", str(r["runs"]),
+              str(r["machines"]), fmt_num(r["cost"], 3),
+              fmt_num(r["lowest"], 3), fmt_num(r["highest"], 3)]
+             for r in summary]
+    return ["", "## Mitigations by CPU model and microcode", "",
+            "What the return thunk cost the kernel's code: a build's "
+            "median with its return sites on the thunk its boot chose over "
+            "the same object with plain returns, per run as the run's "
+            "report judges it; a row per CPU model, microcode, "
+            "configuration, build and thunk (the kernel picks the thunk "
+            "by the CPU and its microcode): the runs, the machines, the "
+            "geometric mean of their costs, and the lowest and highest.",
+            "", md_table(["CPU model", "microcode", "configuration",
+                          "kernel code", "thunk", "runs", "machines",
+                          "cost", "lowest", "highest"], table,
+                         "lllllrrrrr")]

@@ -125,6 +125,18 @@ class Values(unittest.TestCase):
                         "numbers beyond 64 bits stay text (found by "
                         "readers_fuzz)")
 
+    def test_samples_beyond_64_bits_are_no_list(self):
+        # Found by tests/fuzz/readers_fuzz.py: a sample of 400 digits
+        # made a ratio of two medians overflow a float.
+        line = ("# metric suite=bench_memmap_init strategy=kernel "
+                "median_ns=5 samples_ns=4,{},6")
+        log = parse_log(line.format("9" * 400) + "\n", "f", "F")
+        self.assertNotIn("samples_ns", log.metrics[0])
+        self.assertIn("samples_ns= is not a list of integers",
+                      log.warnings[0])
+        log = parse_log(line.format(2 ** 64 - 1) + "\n", "f", "F")
+        self.assertEqual(log.metrics[0]["samples_ns"], [4, 2 ** 64 - 1, 6])
+
     def test_a_line_of_several_processes(self):
         text = synth_log(2, ZEN5, ZEN5_MEMMAP[:1], n=4, cv=0.05,
                          processes=3, machine_cv=0.1)

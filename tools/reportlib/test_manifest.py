@@ -253,6 +253,23 @@ class Strategies(Refusals):
                          "copies.patch")
         self.assertIn("kernel_series", manifest.contender_names())
 
+    def test_plain_return_twins(self):
+        """A build's twin with plain returns is a contender of its own
+        name (strategy= picks it), runs its build's runner (no entry of
+        kernels:, no runner of its own), and its name is no other
+        contender's."""
+        pairs = manifest.plain_return_pairs()
+        self.assertIn(("kernel", "kernel_ret"), pairs)
+        self.assertIn(("kernel_series", "kernel_series_ret"), pairs)
+        names = manifest.contender_names()
+        self.assertLess(names.index("kernel"), names.index("kernel_ret"))
+        self.assertNotIn("kernel_ret", [k["name"] for k in
+                                        manifest.kernels()])
+        self.refused(lambda d: d["kernels"][0].update(
+            plain_returns="slow"), "contenders named twice: slow")
+        self.refused(lambda d: d["kernels"][1].update(
+            plain_returns="kernel_ret"), "contenders named twice: kernel_ret")
+
     def test_a_series_file_read_as_the_shell_reads_it(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "series")
