@@ -302,7 +302,8 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	r = spawn_runner(c, path, fd, why, len);
 	close(fd);
 	if (!r)
-		r = answer(c, KMEMMAP_READY, KMEMMAP_SAME, why, len);
+		r = answer(c, KMEMMAP_READY,
+			   c->plain_returns ? KMEMMAP_SAME : 0, why, len);
 	/* the same code as its build's here: not run twice */
 	if (r == 1) {
 		plat_kernel_memmap_stop(c);

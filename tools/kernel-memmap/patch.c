@@ -326,38 +326,10 @@ static void read_vulnerability(const char *name, char *buf, size_t len)
 
 #define RETURN_THUNK_ENV "NTB_KERNEL_RETURN_THUNK"
 
-/*
- * What the return sites become: "ret" where the running kernel patches
- * them to RET (X86_FEATURE_RETHUNK clear), else kept on its thunk:
- * "safe_ret" for SRSO's Safe RET (AMD Zen 3 and 4 by default), "jmp_ret"
- * for ITS's aligned return thunk (Intel Cascade Lake, Ice Lake, Tiger
- * Lake: a RET in the upper half of a cache line, which kmemmap_ret_thunk
- * is), and for retbleed's untrained return thunk (Zen 1 and 2) or call
- * depth stuffing (Intel Skylake), kept as a jump to that RET: the runner
- * does not reproduce their work. $NTB_KERNEL_RETURN_THUNK (one of the
- * three) overrides the choice, to measure what the thunk costs; NULL with
- * why in @why for any other value.
- */
-static const char *return_thunk(struct kmemmap_patched *p, char *why,
-				size_t len)
+/* The thunk the vulnerabilities files choose, their words in @p. */
+static const char *thunk_of_files(struct kmemmap_patched *p)
 {
-	static const char *const modes[] = {"ret", "safe_ret", "jmp_ret"};
-	const char *env = getenv(RETURN_THUNK_ENV);
 	char srso[80] = "", retbleed[80] = "", its[80] = "";
-
-	if (env) {
-		for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
-			if (strcmp(env, modes[i]))
-				continue;
-			snprintf(p->return_why, sizeof(p->return_why), "%s=%s",
-				 RETURN_THUNK_ENV, env);
-			return modes[i];
-		}
-		snprintf(why, len,
-			 "%s=\"%.40s\" is none of ret, safe_ret, jmp_ret",
-			 RETURN_THUNK_ENV, env);
-		return NULL;
-	}
 
 	read_vulnerability("spec_rstack_overflow", srso, sizeof(srso));
 	read_vulnerability("retbleed", retbleed, sizeof(retbleed));
@@ -386,6 +358,59 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 		 retbleed[0] ? retbleed : "(unread)",
 		 its[0] ? its : "(unread)");
 	return "ret";
+}
+
+/*
+ * The thunk the three vulnerabilities files choose, their words in
+ * @p->return_why (after NTB_KERNEL_VULNERABILITIES=DIR where they are
+ * another CPU's: a run as that CPU's kernel, not this one's).
+ */
+static const char *thunk_of_vulnerabilities(struct kmemmap_patched *p)
+{
+	const char *thunk = thunk_of_files(p), *dir = getenv(VULNS_ENV);
+	char files[sizeof(p->return_why)];
+
+	if (dir) {
+		memcpy(files, p->return_why, sizeof(files));
+		snprintf(p->return_why, sizeof(p->return_why),
+			 "%s=%.40s: %.120s", VULNS_ENV, dir, files);
+	}
+	return thunk;
+}
+
+/*
+ * What the return sites become: "ret" where the running kernel patches
+ * them to RET (X86_FEATURE_RETHUNK clear), else kept on its thunk:
+ * "safe_ret" for SRSO's Safe RET (AMD Zen 3 and 4 by default), "jmp_ret"
+ * for ITS's aligned return thunk (Intel Cascade Lake, Ice Lake, Tiger
+ * Lake: a RET in the upper half of a cache line, which kmemmap_ret_thunk
+ * is), and for retbleed's untrained return thunk (Zen 1 and 2) or call
+ * depth stuffing (Intel Skylake), kept as a jump to that RET: the runner
+ * does not reproduce their work. $NTB_KERNEL_RETURN_THUNK (one of the
+ * three) overrides the choice, to measure what the thunk costs; NULL with
+ * why in @why for any other value.
+ */
+static const char *return_thunk(struct kmemmap_patched *p, char *why,
+				size_t len)
+{
+	static const char *const modes[] = {"ret", "safe_ret", "jmp_ret"};
+	const char *env = getenv(RETURN_THUNK_ENV);
+
+	if (env) {
+		for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
+			if (strcmp(env, modes[i]))
+				continue;
+			snprintf(p->return_why, sizeof(p->return_why), "%s=%s",
+				 RETURN_THUNK_ENV, env);
+			return modes[i];
+		}
+		snprintf(why, len,
+			 "%s=\"%.40s\" is none of ret, safe_ret, jmp_ret",
+			 RETURN_THUNK_ENV, env);
+		return NULL;
+	}
+
+	return thunk_of_vulnerabilities(p);
 }
 
 /* What a kept return site jumps to, or 0 (patched to RET). */
@@ -603,10 +628,11 @@ static int plain_returns(struct kmemmap_patched *p, char *why, size_t len)
 	char booted[sizeof(p->return_why)];
 
 	if (!strcmp(p->return_thunk, "ret")) {
-		snprintf(why, len,
-			 "the CPU's kernel returns with plain RET here (%s): "
-			 "the same code as its build's",
-			 p->return_why);
+		snprintf(
+			why, len,
+			"the CPU's kernel returns with plain RET here (%.170s): "
+			"the same code as its build's",
+			p->return_why);
 		return KMEMMAP_SAME_CODE;
 	}
 	memcpy(booted, p->return_why, sizeof(booted));

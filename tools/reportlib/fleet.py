@@ -198,11 +198,18 @@ def connect(path):
     return db
 
 
+# How a "# kernel-object" line's return_thunk_from= begins where an
+# environment variable, not the CPU's kernel, chose the return sites
+# (tools/kernel-memmap/patch.c).
+SET_BY_VARIABLE = "NTB_KERNEL_"
+
+
 def add(db, path, data, log, verdicts, metric_lines, mitigations=()):
     """Store one log; @metric_lines: (suite, identity as JSON, the figure
     compared) per metric line; @mitigations: reportlib.mitigation's rows
     of it (what the return thunk cost, kept with the log's CPU model and
-    microcode, which decide the thunk). Returns 'added', 'duplicate';
+    microcode, which decide the thunk; not those whose thunk a variable
+    chose). Returns 'added', 'duplicate';
     BrokenHeader when its header cannot say which CPU it ran on."""
     digest = hashlib.sha256(data).hexdigest()
     if db.execute("SELECT 1 FROM logs WHERE sha256 = ?",
@@ -238,6 +245,10 @@ def add(db, path, data, log, verdicts, metric_lines, mitigations=()):
                  RULE_SIZE if "vs_posted" in v else None,
                  v["source"]))
         for m in mitigations:
+            # a thunk a variable chose (NTB_KERNEL_RETURN_THUNK, another
+            # CPU's files) is not what this CPU's kernel picks
+            if (m["return_thunk_from"] or "").startswith(SET_BY_VARIABLE):
+                continue
             ci = m["ci"] or (None, None)
             db.execute(
                 "INSERT INTO mitigations (log_id, page_size, mode, map, "

@@ -314,6 +314,21 @@ class Fleet(unittest.TestCase):
         self.assertTrue(summary[0]["lowest"] <= summary[0]["cost"]
                         <= summary[0]["highest"])
 
+    def test_a_thunk_a_variable_chose_is_not_the_cpus(self):
+        """A run as another CPU's kernel (NTB_KERNEL_VULNERABILITIES)
+        or with its thunk forced is not stored under this CPU."""
+        db = fleet.connect(self.path)
+        text, _ = self.log(1, "0xb404023")
+        text = text.replace(f'return_thunk_from="{THUNK_FROM}"',
+                            'return_thunk_from="NTB_KERNEL_VULNERABILITIES='
+                            '/tmp/v: spec_rstack_overflow: Mitigation: '
+                            'Safe RET"', 1)
+        log = parse_log(text, "v.log", "A")
+        self.assertEqual(len(mitigations(log)), 1)
+        self.assertEqual(fleet.add(db, log.name, text.encode(), log, [], [],
+                                   mitigations(log)), "added")
+        self.assertEqual(fleet.mitigation_rows(db), [])
+
     def test_an_old_history_gains_the_table(self):
         with sqlite3.connect(self.path) as old:
             old.execute("CREATE TABLE logs (id INTEGER PRIMARY KEY, "
