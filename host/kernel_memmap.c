@@ -30,6 +30,14 @@ extern char **environ;
 _Static_assert(sizeof(((struct kmemmap_request *)0)->object) ==
 		       sizeof(((struct kernel_memmap_call *)0)->object),
 	       "the runner's object line and the call's are one length");
+_Static_assert(
+	sizeof(((struct kmemmap_request *)0)->return_thunk) ==
+			sizeof(((struct kernel_memmap_call *)0)
+				       ->return_thunk) &&
+		sizeof(((struct kmemmap_request *)0)->return_thunk_from) ==
+			sizeof(((struct kernel_memmap_call *)0)
+				       ->return_thunk_from),
+	"the runner's return sites and the call's are one length");
 
 /* The runner is stopped if it has not answered in this time. */
 #define KMEMMAP_WAIT_S 120
@@ -327,10 +335,10 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 bool plat_kernel_returns_set(char *why, size_t len)
 {
 	/* read by the runner (tools/kernel-memmap/patch.c) */
-	const char *env = getenv("NTB_KERNEL_RETURN_THUNK");
+	const char *env = getenv(KMEMMAP_RETURN_THUNK_ENV);
 
 	if (env)
-		snprintf(why, len, "NTB_KERNEL_RETURN_THUNK=%.40s", env);
+		snprintf(why, len, "%s=%.40s", KMEMMAP_RETURN_THUNK_ENV, env);
 	return env != NULL;
 }
 

@@ -439,6 +439,16 @@ static void format_where(char *buf, size_t len,
 		ntb_snprintf(buf, len, "chunk=%llu", where->chunk);
 }
 
+const char *verdict_format_ci(char *buf, size_t len, const struct verdict *v)
+{
+	if (v->has_ci)
+		ntb_snprintf(buf, len, "ci_low=%s ci_high=%s", x3(v->ci_lo),
+			     x3(v->ci_hi));
+	else
+		ntb_snprintf(buf, len, "ci_low=- ci_high=-");
+	return buf;
+}
+
 int verdict_format(char *buf, size_t len, const struct verdict *v)
 {
 	const struct verdict_claim *cl = v->claim;
@@ -449,11 +459,7 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		     cl->posted_den
 			     ? bench_fixed(cl->posted_num, cl->posted_den, 3)
 			     : "-");
-	if (v->has_ci)
-		ntb_snprintf(ci, sizeof(ci), "ci_low=%s ci_high=%s",
-			     x3(v->ci_lo), x3(v->ci_hi));
-	else
-		ntb_snprintf(ci, sizeof(ci), "ci_low=- ci_high=-");
+	verdict_format_ci(ci, sizeof(ci), v);
 	ntb_snprintf(p, sizeof(p), "%s",
 		     v->tested ? bench_fixed(v->p_ppb, MW_PPB, 6) : "-");
 	if (v->state)

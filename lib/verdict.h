@@ -300,6 +300,11 @@ u64 verdict_state_vs_slow(const struct verdict_samples *slow,
  * one state, "# state-verdict ..." with by=, state= and rounds=.
  */
 int verdict_format(char *buf, size_t len, const struct verdict *v);
+/*
+ * "ci_low=L ci_high=H" of @v's interval, each "-" where it has none,
+ * into @buf (every line that prints a judged ratio).
+ */
+const char *verdict_format_ci(char *buf, size_t len, const struct verdict *v);
 
 /* A short row for the screen: word, lines, speed-up, interval, posted. */
 int verdict_format_short(char *buf, size_t len, const struct verdict *v);

@@ -681,7 +681,7 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 		if (!kernel_selected(b))
 			continue;
 		/* a twin of plain returns where the run sets them all */
-		if (b->plain_returns_of &&
+		if (b->plain_returns &&
 		    plat_kernel_returns_set(why, sizeof(why))) {
 			if (opt_strategy[0]) {
 				kunit_fail_at(test, __FILE__, __LINE__,
@@ -756,11 +756,11 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 static const char *judged_ratio_keys(char *buf, size_t len, const char *name,
 				     const struct verdict *v)
 {
-	ntb_snprintf(buf, len,
-		     "%s=%s ci_low=%s ci_high=%s scope=%s processes=%u", name,
+	char ci[48];
+
+	ntb_snprintf(buf, len, "%s=%s %s scope=%s processes=%u", name,
 		     bench_fixed(v->speedup, VERDICT_SCALE, 3),
-		     v->has_ci ? bench_fixed(v->ci_lo, VERDICT_SCALE, 3) : "-",
-		     v->has_ci ? bench_fixed(v->ci_hi, VERDICT_SCALE, 3) : "-",
+		     verdict_format_ci(ci, sizeof(ci), v),
 		     verdict_scope_name(v->scope), max(v->processes, 1u));
 	return buf;
 }

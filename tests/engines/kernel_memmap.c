@@ -11,36 +11,16 @@
 #include "lib/string.h"
 #include "model/kernels.h"
 
-#define KERNEL_MEMMAP_BUILD(n, r, l, p, sha, of) \
-	{.name = n,                              \
-	 .runner = r,                            \
-	 .layouts = l,                           \
-	 .patches = p,                           \
-	 .patches_sha256 = sha,                  \
-	 .plain_returns_of = of},
+#define KERNEL_MEMMAP_BUILD(n, r, l, p, sha, plain) \
+	{.name = n,                                 \
+	 .runner = r,                               \
+	 .layouts = l,                              \
+	 .patches = p,                              \
+	 .patches_sha256 = sha,                     \
+	 .plain_returns = plain},
 
 const struct kernel_memmap_build kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS] =
 	{KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_BUILD)};
-
-const struct kernel_memmap_build *
-kernel_memmap_object_of(const struct kernel_memmap_build *b)
-{
-	for (unsigned int i = 0;
-	     b->plain_returns_of && i < ARRAY_SIZE(kernel_memmap_builds); i++)
-		if (!strcmp(kernel_memmap_builds[i].name, b->plain_returns_of))
-			return &kernel_memmap_builds[i];
-	return b;
-}
-
-const struct kernel_memmap_build *
-kernel_memmap_plain_twin(const struct kernel_memmap_build *b)
-{
-	for (unsigned int i = 0; i < ARRAY_SIZE(kernel_memmap_builds); i++)
-		if (kernel_memmap_builds[i].plain_returns_of &&
-		    !strcmp(kernel_memmap_builds[i].plain_returns_of, b->name))
-			return &kernel_memmap_builds[i];
-	return NULL;
-}
 
 bool kernel_memmap_refuses(const struct kernel_memmap_build *b,
 			   const struct page_layout *l, char *why, size_t len)
@@ -119,7 +99,7 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 		.env = kernel_memmap_is_stock(kernel_memmap_object_of(b))
 			       ? "NTB_KERNEL_MEMMAP"
 			       : NULL,
-		.plain_returns = b->plain_returns_of != NULL,
+		.plain_returns = b->plain_returns,
 		.start_pfn = m->cfg.start_pfn,
 		.nr_pages = m->cfg.nr_pages,
 		.order = m->cfg.order,
@@ -149,13 +129,14 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 		return -1;
 	}
 	/* a twin's runner must have done what its name says */
-	if (b->plain_returns_of && strcmp(k->call.return_thunk, "ret")) {
+	if (b->plain_returns && strcmp(k->call.return_thunk, "ret")) {
 		kunit_fail_at(test, __FILE__, __LINE__,
 			      "strategy=%s %s: its runner left the return "
 			      "sites on %s (%s), not the plain returns of %s's "
 			      "object its name says",
 			      b->name, config, k->call.return_thunk,
-			      k->call.return_thunk_from, b->plain_returns_of);
+			      k->call.return_thunk_from,
+			      kernel_memmap_object_of(b)->name);
 		plat_kernel_memmap_stop(&k->call);
 		return -1;
 	}

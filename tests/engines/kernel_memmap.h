@@ -27,12 +27,12 @@ struct kernel_memmap_build {
 	const char *patches;	    /* its series file, or NULL */
 	const char *patches_sha256; /* its patch files' bytes', in order */
 	/*
-	 * NULL, or the build whose object this one runs with every return
-	 * site as RET (its plain_returns: twin): run only where the CPU's
-	 * kernel returns through a thunk, and the thunk's cost is that
-	 * build over this one ("# mitigation").
+	 * The plain_returns: twin of the build before it: that build's
+	 * object with every return site as RET, run only where the CPU's
+	 * kernel returns through a thunk; the thunk's cost is that build
+	 * over this one ("# mitigation").
 	 */
-	const char *plain_returns_of;
+	bool plain_returns;
 };
 
 /*
@@ -57,13 +57,24 @@ static inline bool kernel_memmap_is_stock(const struct kernel_memmap_build *b)
 	return b == &kernel_memmap_builds[0];
 }
 
-/* The build whose object @b runs: its own, or its plain_returns_of. */
-const struct kernel_memmap_build *
-kernel_memmap_object_of(const struct kernel_memmap_build *b);
+/* The build whose object @b runs: its own, or (a twin) the one before. */
+static inline const struct kernel_memmap_build *
+kernel_memmap_object_of(const struct kernel_memmap_build *b)
+{
+	return b->plain_returns ? b - 1 : b;
+}
 
-/* @b's plain_returns: twin, or NULL. */
-const struct kernel_memmap_build *
-kernel_memmap_plain_twin(const struct kernel_memmap_build *b);
+/* @b's plain_returns: twin (the entry after it), or NULL. */
+static inline const struct kernel_memmap_build *
+kernel_memmap_plain_twin(const struct kernel_memmap_build *b)
+{
+	const struct kernel_memmap_build *next = b + 1;
+
+	return next < kernel_memmap_builds + KERNEL_MEMMAP_NR_BUILDS &&
+			       next->plain_returns
+		       ? next
+		       : NULL;
+}
 
 /*
  * The bytes every kernel contender of a configuration must write: the

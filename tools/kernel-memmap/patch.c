@@ -314,68 +314,56 @@ static int read_line(const char *path, char *buf, size_t len)
  */
 #define VULNS_ENV "NTB_KERNEL_VULNERABILITIES"
 
-/* @name's line of the vulnerabilities directory, or "" unread. */
-static void read_vulnerability(const char *name, char *buf, size_t len)
+/* @name's line of directory @dir, or "" unread. */
+static void read_vulnerability(const char *dir, const char *name, char *buf,
+			       size_t len)
 {
-	const char *dir = getenv(VULNS_ENV);
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : VULNS, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	read_line(path, buf, len);
 }
 
-#define RETURN_THUNK_ENV "NTB_KERNEL_RETURN_THUNK"
-
-/* The thunk the vulnerabilities files choose, their words in @p. */
-static const char *thunk_of_files(struct kmemmap_patched *p)
+/*
+ * The thunk the three vulnerabilities files choose, their words in
+ * @p->return_why, after NTB_KERNEL_VULNERABILITIES=DIR where they are
+ * another CPU's (a run as that CPU's kernel, not this one's).
+ */
+static const char *thunk_of_vulnerabilities(struct kmemmap_patched *p)
 {
+	const char *dir = getenv(VULNS_ENV);
 	char srso[80] = "", retbleed[80] = "", its[80] = "";
+	char *why = p->return_why;
+	size_t len = sizeof(p->return_why);
+	int n = dir ? snprintf(why, len, "%s=%.40s: ", VULNS_ENV, dir) : 0;
 
-	read_vulnerability("spec_rstack_overflow", srso, sizeof(srso));
-	read_vulnerability("retbleed", retbleed, sizeof(retbleed));
-	read_vulnerability("indirect_target_selection", its, sizeof(its));
+	why += n;
+	len -= n;
+	dir = dir ? dir : VULNS;
+	read_vulnerability(dir, "spec_rstack_overflow", srso, sizeof(srso));
+	read_vulnerability(dir, "retbleed", retbleed, sizeof(retbleed));
+	read_vulnerability(dir, "indirect_target_selection", its, sizeof(its));
 	if (strstr(srso, "Safe RET")) {
-		snprintf(p->return_why, sizeof(p->return_why),
-			 "spec_rstack_overflow: %s", srso);
+		snprintf(why, len, "spec_rstack_overflow: %s", srso);
 		return "safe_ret";
 	}
 	if (strstr(retbleed, "untrained return thunk") ||
 	    strstr(retbleed, "Stuffing")) {
-		snprintf(p->return_why, sizeof(p->return_why), "retbleed: %s",
-			 retbleed);
+		snprintf(why, len, "retbleed: %s", retbleed);
 		return "jmp_ret";
 	}
 	if (strstr(its, "Aligned branch/return thunks") ||
 	    strstr(its, "Stuffing")) {
-		snprintf(p->return_why, sizeof(p->return_why),
-			 "indirect_target_selection: %s", its);
+		snprintf(why, len, "indirect_target_selection: %s", its);
 		return "jmp_ret";
 	}
-	snprintf(p->return_why, sizeof(p->return_why),
+	snprintf(why, len,
 		 "spec_rstack_overflow: %s; retbleed: %s; "
 		 "indirect_target_selection: %s",
 		 srso[0] ? srso : "(unread)",
 		 retbleed[0] ? retbleed : "(unread)",
 		 its[0] ? its : "(unread)");
 	return "ret";
-}
-
-/*
- * The thunk the three vulnerabilities files choose, their words in
- * @p->return_why (after NTB_KERNEL_VULNERABILITIES=DIR where they are
- * another CPU's: a run as that CPU's kernel, not this one's).
- */
-static const char *thunk_of_vulnerabilities(struct kmemmap_patched *p)
-{
-	const char *thunk = thunk_of_files(p), *dir = getenv(VULNS_ENV);
-	char files[sizeof(p->return_why)];
-
-	if (dir) {
-		memcpy(files, p->return_why, sizeof(files));
-		snprintf(p->return_why, sizeof(p->return_why),
-			 "%s=%.40s: %.120s", VULNS_ENV, dir, files);
-	}
-	return thunk;
 }
 
 /*
@@ -394,19 +382,19 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 				size_t len)
 {
 	static const char *const modes[] = {"ret", "safe_ret", "jmp_ret"};
-	const char *env = getenv(RETURN_THUNK_ENV);
+	const char *env = getenv(KMEMMAP_RETURN_THUNK_ENV);
 
 	if (env) {
 		for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 			if (strcmp(env, modes[i]))
 				continue;
 			snprintf(p->return_why, sizeof(p->return_why), "%s=%s",
-				 RETURN_THUNK_ENV, env);
+				 KMEMMAP_RETURN_THUNK_ENV, env);
 			return modes[i];
 		}
 		snprintf(why, len,
 			 "%s=\"%.40s\" is none of ret, safe_ret, jmp_ret",
-			 RETURN_THUNK_ENV, env);
+			 KMEMMAP_RETURN_THUNK_ENV, env);
 		return NULL;
 	}
 

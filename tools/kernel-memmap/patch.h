@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "request.h"
+
 /*
  * The sites a kernel build lists with objtool and these objects do not:
  * filled in the linked program by tools/kernel-memmap/sites from its
@@ -47,7 +49,8 @@ struct kmemmap_patched {
 	unsigned int fentry, return_sites, alternatives, jump_labels;
 	unsigned int static_calls;
 	const char *return_thunk; /* "ret", or the thunk the sites keep */
-	char return_why[192];	  /* the lines of the running kernel */
+	/* the lines of the running kernel */
+	char return_why[KMEMMAP_RETURN_FROM_LEN];
 };
 
 /* The longest NOP of each length 1..8, as the kernel pads with them. */

@@ -35,6 +35,13 @@
 /* The longest reason the return sites hold what they hold. */
 #define KMEMMAP_RETURN_FROM_LEN 192
 
+/*
+ * Set in the environment, it chooses every kernel contender's return
+ * sites (patch.c), and ntbench runs no twin with plain returns beside
+ * it (host/kernel_memmap.c).
+ */
+#define KMEMMAP_RETURN_THUNK_ENV "NTB_KERNEL_RETURN_THUNK"
+
 struct kmemmap_request {
 	unsigned long long magic, version;
 	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */

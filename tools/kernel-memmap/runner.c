@@ -239,9 +239,6 @@ static int check_request(unsigned long long size)
 	!defined(NTB_KERNEL_PATCHES_SHA256)
 #error "tools/kernel-memmap/build defines NTB_KERNEL_RELEASE, NTB_KERNEL_PATCHES and NTB_KERNEL_PATCHES_SHA256"
 #endif
-_Static_assert(sizeof(((struct kmemmap_patched *)0)->return_why) <=
-		       sizeof(((struct kmemmap_request *)0)->return_thunk_from),
-	       "the return sites' reason, whole");
 _Static_assert(sizeof(NTB_KERNEL_PATCHES_SHA256) ==
 		       sizeof(((struct kmemmap_request *)0)->patches_sha256),
 	       "a SHA-256 in hex");
@@ -359,7 +356,7 @@ static int percpu_reach_reserved(void)
 
 static int selftest(void)
 {
-	char object[KMEMMAP_OBJECT_LEN], why[256];
+	char object[KMEMMAP_OBJECT_LEN], why[256], percpu_read[32];
 	struct kmemmap_patched p = {0};
 	int ok;
 
@@ -372,13 +369,16 @@ static int selftest(void)
 		printf("kernel-memmap: selftest FAILED: %s\n", why);
 		return 1;
 	}
+	/* how the fault handler names a per-CPU read at that offset */
+	snprintf(percpu_read, sizeof(percpu_read), "%%gs:%#lx ",
+		 KMEMMAP_SELFTEST_PERCPU_OFF);
 	ok = stops_naming(call_function_stub, kmemmap_selftest_function_name) &&
 	     stops_naming(read_variable_stub, kmemmap_selftest_variable_name) &&
 	     stops_naming(read_percpu_variable_stub,
 			  kmemmap_selftest_variable_name) &&
 	     (percpu_base == 0 ||
 	      (percpu_reach_reserved() &&
-	       stops_naming(read_percpu_object_variable, "%gs:0x400000 ")));
+	       stops_naming(read_percpu_object_variable, percpu_read)));
 
 	printf("kernel-memmap: selftest %s (a call of %s() and a read of %s, "
 	       "plain and per-CPU, stop the run by name; a per-CPU read at "

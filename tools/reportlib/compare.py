@@ -40,6 +40,7 @@ from reportlib.formatting import (
 )
 from reportlib.stats import (
     DRIFT_HALVES_MIN,
+    geomean,
     log_drift,
     median,
     process_medians,
@@ -738,10 +739,6 @@ def replicated_rows(logs_a, logs_b):
     name_rows(rows)
     mark_probes(rows, logs_a + logs_b)
     return rows, left
-
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
 def one_log_processes(rows, logs, side):

@@ -44,8 +44,9 @@ Beside the claims, each log's mitigations (reportlib.mitigation, from
 its metric lines: what the return thunk cost a build of the kernel's
 code, over the same object with plain returns) are stored with the
 log's CPU model and microcode, since those decide which thunk the
-kernel picks; mitigation_rows() reads them back by both, and the fleet
-lists them by both (mitigation_summary()).
+kernel picks (not those whose thunk a variable chose: cpus_choice
+False); mitigation_rows() reads them back, and the fleet lists them by
+both (mitigation_summary()).
 
 Each verdict row stores the rule it was judged under (rule): "size" for
 every verdict stored now. A row with none (NULL) was stored by a build
@@ -63,6 +64,7 @@ import sqlite3
 from scipy import stats
 
 from reportlib import verdict_words as words
+from reportlib.stats import geomean
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS logs (
@@ -198,18 +200,12 @@ def connect(path):
     return db
 
 
-# How a "# kernel-object" line's return_thunk_from= begins where an
-# environment variable, not the CPU's kernel, chose the return sites
-# (tools/kernel-memmap/patch.c).
-SET_BY_VARIABLE = "NTB_KERNEL_"
-
-
-def add(db, path, data, log, verdicts, metric_lines, mitigations=()):
+def add(db, path, data, log, verdicts, metric_lines, mitigations):
     """Store one log; @metric_lines: (suite, identity as JSON, the figure
     compared) per metric line; @mitigations: reportlib.mitigation's rows
     of it (what the return thunk cost, kept with the log's CPU model and
     microcode, which decide the thunk; not those whose thunk a variable
-    chose). Returns 'added', 'duplicate';
+    chose: cpus_choice False). Returns 'added', 'duplicate';
     BrokenHeader when its header cannot say which CPU it ran on."""
     digest = hashlib.sha256(data).hexdigest()
     if db.execute("SELECT 1 FROM logs WHERE sha256 = ?",
@@ -247,7 +243,7 @@ def add(db, path, data, log, verdicts, metric_lines, mitigations=()):
         for m in mitigations:
             # a thunk a variable chose (NTB_KERNEL_RETURN_THUNK, another
             # CPU's files) is not what this CPU's kernel picks
-            if (m["return_thunk_from"] or "").startswith(SET_BY_VARIABLE):
+            if not m["cpus_choice"]:
                 continue
             ci = m["ci"] or (None, None)
             db.execute(
@@ -263,40 +259,34 @@ def add(db, path, data, log, verdicts, metric_lines, mitigations=()):
     return "added"
 
 
-def mitigation_rows(db, cpu_model=None, microcode=None):
+def mitigation_rows(db):
     """[dict] of every stored mitigation (the table's columns) with its
-    log's name, CPU model, brand, microcode, machine and build; only
-    those of @cpu_model and of @microcode where given. A return thunk is
-    the kernel's choice for a CPU model and its microcode, so that is
-    what they are read by."""
-    where, args = [], []
-    for column, value in (("cpu_model", cpu_model),
-                          ("microcode", microcode)):
-        if value is not None:
-            where.append(f"l.{column} = ?")
-            args.append(value)
+    log's name, CPU model, brand, microcode, machine and build, in the
+    order of CPU model and microcode (a return thunk is the kernel's
+    choice for a CPU model and its microcode)."""
     db.row_factory = sqlite3.Row
     rows = db.execute(
         "SELECT m.*, l.name, l.cpu_model, l.cpu_brand, l.microcode, "
         "l.machine, l.build FROM mitigations m "
-        "JOIN logs l ON l.id = m.log_id"
-        + (" WHERE " + " AND ".join(where) if where else "")
-        + " ORDER BY l.cpu_model, l.microcode, m.page_size, m.mode, "
-        "m.map, m.kernel, m.kernel_code, l.id", args).fetchall()
+        "JOIN logs l ON l.id = m.log_id "
+        "ORDER BY l.cpu_model, l.microcode, m.page_size, m.mode, "
+        "m.map, m.kernel, m.kernel_code, l.id").fetchall()
     db.row_factory = None
     return [dict(r) for r in rows]
 
 
 def mitigation_summary(rows):
     """mitigation_rows() by CPU model, microcode, configuration, build
-    and return thunk: [dict] of those keys (config in words) with runs,
-    machines, cost (the geometric mean of the runs'), lowest and
-    highest."""
+    and return thunk: [dict] of those keys (config in words, as the
+    run's report names it, with the model's kernel= where the run named
+    one) with runs, machines, cost (the geometric mean of the runs'),
+    lowest and highest."""
+    # (reportlib.verdicts imports this module, through compare)
+    from reportlib.verdicts import config_of
     groups = {}
     for r in rows:
-        config = " ".join(f"{k}={r[k]}" for k in ("page_size", "mode",
-                                                    "map", "kernel")
-                          if r[k] is not None)
+        config = config_of(r) + (
+            f" kernel={r['kernel']}" if r["kernel"] is not None else "")
         key = (r["cpu_model"], r["microcode"], config, r["kernel_code"],
                r["return_thunk"])
         groups.setdefault(key, []).append(r)
@@ -307,8 +297,7 @@ def mitigation_summary(rows):
             "cpu_model": model, "microcode": ucode, "config": config,
             "kernel_code": code, "return_thunk": thunk,
             "runs": len(runs), "machines": len({r["machine"] for r in runs}),
-            "cost": math.exp(sum(map(math.log, costs)) / len(costs))
-            if costs else None,
+            "cost": geomean(costs) if costs else None,
             "lowest": min(costs, default=None),
             "highest": max(costs, default=None)})
     return out
@@ -368,7 +357,7 @@ def combine(rows, alpha):
     posted = rows[0]["posted_speedup"]
     if not ups:
         return None, None, words.UNTESTED
-    geo = math.exp(sum(math.log(x) for x in ups) / len(ups))
+    geo = geomean(ups)
     if len(ups) == 1:
         # One run is one replicate: its own word, never promoted.
         r = next(r for r in rows if r["speedup"] and r["speedup"] > 0)

@@ -112,12 +112,18 @@ def parse_logfmt(text):
     return out
 
 
+def in_64_bits(x):
+    """Whether the integer @x fits 64 bits, signed or not: no ntboot
+    field is beyond."""
+    return -2 ** 63 <= x < 2 ** 64
+
+
 def typed(value):
     """'42' -> 42, '0.91' -> 0.91, anything else stays text. A number
-    beyond 64 bits (no ntboot field is) stays text too."""
+    beyond 64 bits (in_64_bits()) stays text too."""
     if INT_RE.fullmatch(value):
         v = int(value) if len(value) <= 21 else None
-        return v if v is not None and -2 ** 63 <= v < 2 ** 64 else value
+        return v if v is not None and in_64_bits(v) else value
     if DEC_RE.fullmatch(value):
         return float(value)
     return value
@@ -161,7 +167,7 @@ def typed_metric(fields):
         try:
             xs = [int(x) for x in fields[key].split(",") if x != ""]
             # beyond 64 bits, as typed() takes it: no time ntboot prints
-            if any(not -2 ** 63 <= x < 2 ** 64 for x in xs):
+            if not all(map(in_64_bits, xs)):
                 raise ValueError(key)
             rec[key] = xs
         except ValueError:

@@ -431,9 +431,7 @@ def strategies_from(data, path):
     "layout_ids" and "sizes" (its struct page sizes)."""
     sizes = {lay["id"]: lay["size"] for lay in layouts()["layouts"]}
     names = [s["name"] for s in data["strategies"]] + \
-        [n for k in data["kernels"]
-         for n in [k["name"]] + ([k["plain_returns"]]
-                                 if "plain_returns" in k else [])] + \
+        [name for name, _, _ in kernel_contenders(data["kernels"])] + \
         [f["name"] for f in data["limits"]]
     data["contenders"] = names
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -548,6 +546,16 @@ def kernels():
     """The kernel's builds (manifest/strategies.yaml's kernels:), the
     kernel as Debian ships it first."""
     return strategies()["kernels"]
+
+
+def kernel_contenders(builds):
+    """(name, build, twin) for each of @builds (kernels: entries) and,
+    right after it, its plain_returns: twin (twin True): the kernel's
+    contenders in the order the C list and the docs give them."""
+    for k in builds:
+        yield k["name"], k, False
+        if "plain_returns" in k:
+            yield k["plain_returns"], k, True
 
 
 def plain_return_pairs():

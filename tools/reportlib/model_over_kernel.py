@@ -12,7 +12,7 @@ row of its own (kernel_code=): the model has no return thunk, so the
 twin says how much of the distance the thunk alone makes."""
 
 from reportlib import manifest
-from reportlib.formatting import fmt_ci, md_table
+from reportlib.formatting import fmt_ci, fmt_num, md_table
 from reportlib.stats import RATIO_SCALE, whole_millionths
 from reportlib.verdicts import (
     config_of,
@@ -98,11 +98,6 @@ def ratio_pairs(t, key, value, ci):
             ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006)]
 
 
-def line_key(k):
-    """A (configuration, kernel_code) key in words."""
-    return f"{k[0]} kernel_code={k[1]}"
-
-
 def model_over_kernel(log):
     """[dict] per configuration and kernel code that ran (KERNEL_CODES):
     config, kernel_code, model_kernel, scope, processes, model_ns,
@@ -131,14 +126,6 @@ def row(log, config, code, model, kernel):
             "reason": no_interval_reason(v)}
 
 
-def table_rows(logs, rows_of, ratio, cells):
-    """A table's rows: [the log's name] + cells(row) for each row of
-    rows_of(log) of each of @logs that has its ratio (@ratio, its key; a
-    median of 0 ns has nothing to divide)."""
-    return [[log.name] + cells(r) for log in logs for r in rows_of(log)
-            if r[ratio] is not None]
-
-
 def with_reason(word, r):
     """@word, and after it in brackets why the row @r has no interval."""
     return word + (f" ({r['reason']})" if r["reason"] else "")
@@ -147,12 +134,13 @@ def with_reason(word, r):
 def section(logs):
     """Markdown lines: one row per log, configuration and kernel code, or
     none."""
-    rows = table_rows(logs, model_over_kernel, "model_over_kernel",
-                      lambda r: [r["config"], r["kernel_code"],
-                                 r["model_kernel"],
-                                 fixed3(r["model_over_kernel"]),
-                                 fmt_ci(r["ci"], fixed3), r["scope"],
-                                 with_reason(r["in_band"], r)])
+    # (a median of 0 ns has nothing to divide: no ratio)
+    rows = [[log.name, r["config"], r["kernel_code"], r["model_kernel"],
+             fmt_num(r["model_over_kernel"], 3),
+             fmt_ci(r["ci"], lambda x: fmt_num(x, 3)), r["scope"],
+             with_reason(r["in_band"], r)]
+            for log in logs for r in model_over_kernel(log)
+            if r["model_over_kernel"] is not None]
     if not rows:
         return []
     return ["", "## The model's cost over the kernel's", "",
@@ -171,19 +159,14 @@ def section(logs):
                       "in band"], rows, align="lllrrrll")]
 
 
-def fixed3(x):
-    """A ratio as the C prints it: 3 decimals."""
-    return f"{x:.3f}"
-
-
 def check(log):
     """[problem] between the log's "# model_over_kernel" lines and
     model_over_kernel(log), a line per configuration and kernel code (a
     line without kernel_code=, of a build before the twin, is KERNEL's)."""
-    ours = {(r["config"], r["kernel_code"]): r
+    ours = {(r["config"], f"kernel_code={r['kernel_code']}"): r
             for r in model_over_kernel(log)}
-    theirs = {(config_of(t), t.get("kernel_code", KERNEL)): t
-              for t in log.own_model_over_kernel}
+    theirs = {(config_of(t), f"kernel_code={t.get('kernel_code', KERNEL)}"):
+              t for t in log.own_model_over_kernel}
 
     def compare(what, v, t):
         band, reason = v["in_band"], v["reason"]
@@ -198,5 +181,4 @@ def check(log):
             ("in_band", t.get("in_band"), band, None),
             ("reason", t.get("reason"), reason, None),
         ])
-    return keyed_problems("model_over_kernel", ours, theirs, compare,
-                          line_key)
+    return keyed_problems("model_over_kernel", ours, theirs, compare)

@@ -26,6 +26,13 @@ MIN_SAMPLES = 5
 EXACT_MAX = 60
 
 
+def geomean(xs):
+    """The geometric mean of @xs, all > 0 (a ValueError where one is
+    not, ZeroDivisionError where there is none: callers pick the
+    values)."""
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
 def median(xs):
     s = sorted(xs)
     n = len(s)

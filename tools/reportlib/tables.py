@@ -432,7 +432,7 @@ def csv_report(logs):
 # ---------------------------------------------------------- results history
 
 
-def fleet_markdown(claims, mitigations=()):
+def fleet_markdown(claims, mitigations):
     """The fleet's Markdown: a table per claim (fleet.fleet()), then the
     return thunk's cost by CPU model and microcode where any is stored
     (@mitigations: fleet.mitigation_summary())."""

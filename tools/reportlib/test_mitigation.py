@@ -153,6 +153,7 @@ class Recomputed(unittest.TestCase):
         (item,) = json.loads(json_report([log]))
         self.assertEqual(item["mitigations"][0]["return_thunk"], THUNK)
         self.assertEqual(item["mitigations"][0]["ret_code"], "kernel_ret")
+        self.assertIs(item["mitigations"][0]["cpus_choice"], True)
 
     def test_on_the_page(self):
         try:
@@ -305,9 +306,9 @@ class Fleet(unittest.TestCase):
         self.assertEqual((got["ci_low"], got["ci_high"]), tuple(want["ci"]))
         self.assertEqual((got["cpu_model"], got["microcode"]),
                          ("AuthenticAMD 26/68/0", "0xb404023"))
-        self.assertEqual(len(fleet.mitigation_rows(
-            db, cpu_model="AuthenticAMD 26/68/0", microcode="0xb404035")), 1)
-        self.assertEqual(fleet.mitigation_rows(db, cpu_model="other"), [])
+        self.assertEqual([(r["cpu_model"], r["microcode"]) for r in rows],
+                         [("AuthenticAMD 26/68/0", "0xb404023")] * 2
+                         + [("AuthenticAMD 26/68/0", "0xb404035")])
         summary = fleet.mitigation_summary(rows)
         self.assertEqual([(s["microcode"], s["runs"]) for s in summary],
                          [("0xb404023", 2), ("0xb404035", 1)])
@@ -324,9 +325,15 @@ class Fleet(unittest.TestCase):
                             '/tmp/v: spec_rstack_overflow: Mitigation: '
                             'Safe RET"', 1)
         log = parse_log(text, "v.log", "A")
-        self.assertEqual(len(mitigations(log)), 1)
+        (r,) = mitigations(log)
+        self.assertFalse(r["cpus_choice"])
+        self.assertIn("| kernel      | jmp_ret (set by a variable) |",
+                      "\n".join(section([log])))
+        self.assertFalse(
+            json.loads(json_report([log]))[0]["mitigations"][0][
+                "cpus_choice"])
         self.assertEqual(fleet.add(db, log.name, text.encode(), log, [], [],
-                                   mitigations(log)), "added")
+                                   [r]), "added")
         self.assertEqual(fleet.mitigation_rows(db), [])
 
     def test_an_old_history_gains_the_table(self):

@@ -17,6 +17,7 @@ from reportlib.stats import (
     EXACT_MAX,
     chi2_sf,
     compare_samples,
+    geomean,
     kruskal_wallis,
     line_blocks,
     log_drift,
@@ -254,6 +255,15 @@ class MannWhitney(unittest.TestCase):
                                    - mann_whitney(a, b, "normal")["p"]))
         self.assertTrue(worst < 0.01,
                         f"normal vs exact p, 29+29: off by {worst:.4f}")
+
+
+class GeometricMean(unittest.TestCase):
+    def test_by_hand(self):
+        self.assertAlmostEqual(geomean([2, 8]), 4.0)
+        self.assertAlmostEqual(geomean([1.5]), 1.5)
+        # the callers pick the values: none, or one not above 0, is theirs
+        self.assertRaises(ZeroDivisionError, geomean, [])
+        self.assertRaises(ValueError, geomean, [2, 0])
 
 
 class MedianInterval(unittest.TestCase):

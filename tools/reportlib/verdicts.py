@@ -771,10 +771,9 @@ def line_problems(what, v, t):
         word = OLD_SIZE_WORD.get(word, word)
     if "scope" not in t:
         word = OLD_WORD.get(word, word)
-    extra = []
-    # (a build before source= judged the model's pairs alone)
-    if "source" in t:
-        extra.append(("source", t["source"], v["source"], None))
+    # A build before source= judged the model's pairs alone
+    # (check_verdicts() holds its log to those alone).
+    extra = [("source", t.get("source", "model"), v["source"], None)]
     if "scope" in t:
         extra += [("scope", t["scope"], v["scope"], None),
                  ("processes", t.get("processes"), str(v["processes"]),
