@@ -49,22 +49,25 @@ static u32 split_at(const u64 *x, u32 n)
 	return band * 20 <= n ? k : 0;
 }
 
+/* The runs looked at, sorted (by states_find(), for the next step too). */
+static u64 sorted_runs[STATES_MAX_RUNS];
+
 void states_find(const u64 *ns, u32 n, struct states *out, u8 *which)
 {
-	static u64 x[STATES_MAX_RUNS];
-	/* The states' first runs in x[], fastest first; start[nr] == n. */
+	/* Where each state starts in sorted_runs[]; start[nr] == n. */
 	u32 start[STATES_MAX + 1] = {0}, nr = 1;
 	bool more = true;
 
 	n = n < STATES_MAX_RUNS ? n : STATES_MAX_RUNS;
 	start[1] = n;
-	memcpy(x, ns, n * sizeof(*x));
-	sort_u64(x, n);
+	memcpy(sorted_runs, ns, n * sizeof(*sorted_runs));
+	sort_u64(sorted_runs, n);
 	/* Split each state again until none splits or STATES_MAX are found. */
 	while (more && nr < STATES_MAX) {
 		more = false;
 		for (u32 s = 0; s < nr && nr < STATES_MAX; s++) {
-			u32 k = split_at(x + start[s], start[s + 1] - start[s]);
+			u32 k = split_at(sorted_runs + start[s],
+					 start[s + 1] - start[s]);
 
 			if (!k)
 				continue;
@@ -80,14 +83,54 @@ void states_find(const u64 *ns, u32 n, struct states *out, u8 *which)
 	for (u32 s = 0; n && s < nr; s++) {
 		u32 a = start[s], b = start[s + 1];
 
-		out->s[s] =
-			(struct state){.runs = b - a,
-				       .median_ns = sorted_median(x + a, b - a),
-				       .low_ns = x[a],
-				       .high_ns = x[b - 1]};
+		out->s[s] = (struct state){
+			.runs = b - a,
+			.median_ns = sorted_median(sorted_runs + a, b - a),
+			.low_ns = sorted_runs[a],
+			.high_ns = sorted_runs[b - 1]};
 	}
+	out->groups = out->nr;
+	out->groups_apart = states_apart(out);
 	for (u32 i = 0; which && i < n; i++)
 		which[i] = states_of(out, ns[i]);
+}
+
+u32 states_seen_in(const struct states *st, const u64 *ns, u32 n, u32 processes)
+{
+	u32 per = processes ? n / processes : 0, seen = 0;
+
+	if (st->nr < 2)
+		return 0;
+	if (processes < 2 || !per || n % processes)
+		return 1;
+	/* Each process's block of runs looked at (the first st->n). */
+	for (u32 from = 0; from < st->n; from += per) {
+		u32 first = states_of(st, ns[from]);
+
+		for (u32 i = from + 1; i < from + per && i < st->n; i++)
+			if (states_of(st, ns[i]) != first) {
+				seen++;
+				break;
+			}
+	}
+	return seen;
+}
+
+void states_find_in_processes(const u64 *ns, u32 n, u32 processes,
+			      struct states *out, u8 *which)
+{
+	states_find(ns, n, out, which);
+	if (out->nr < 2 || states_seen_in(out, ns, n, processes))
+		return;
+	/* Whole processes apart: one state, of the runs sorted above. */
+	out->nr = 1;
+	out->s[0] =
+		(struct state){.runs = out->n,
+			       .median_ns = sorted_median(sorted_runs, out->n),
+			       .low_ns = sorted_runs[0],
+			       .high_ns = sorted_runs[out->n - 1]};
+	for (u32 i = 0; which && i < out->n; i++)
+		which[i] = 0;
 }
 
 u32 states_of(const struct states *st, u64 ns)
@@ -104,5 +147,7 @@ u64 states_apart(const struct states *st)
 {
 	if (st->nr < 2 || !st->s[0].median_ns)
 		return 1000000;
-	return st->s[st->nr - 1].median_ns * 1000000 / st->s[0].median_ns;
+	/* In 128 bits: a median past 1.8e13 ns (5 hours) times 10^6. */
+	return (u64)((unsigned __int128)st->s[st->nr - 1].median_ns * 1000000 /
+		     st->s[0].median_ns);
 }

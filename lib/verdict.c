@@ -150,20 +150,21 @@ static u32 copy_sorted(u64 *dst, const u64 *src, u32 n)
 	return n;
 }
 
-/* One process (or boot): the Mann-Whitney test on the runs. */
-static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na)
+/* One process (or boot): the Mann-Whitney test on the runs, at @alpha. */
+static void judge_runs(struct verdict *v, u64 *b, u32 nb, u64 *a, u32 na,
+		       u64 alpha)
 {
 	struct mw_test t;
 
-	if (!mw_testable(nb, na, VERDICT_ALPHA_PPB))
+	if (!mw_testable(nb, na, alpha))
 		return;
 	/* The test of after against before, as tools/report runs it. */
-	mw_test(b, nb, a, na, VERDICT_ALPHA_PPB, &t);
+	mw_test(b, nb, a, na, alpha, &t);
 	v->tested = true;
 	v->p_ppb = t.p_ppb;
 	v->exact = t.exact;
 	/* The speed-up's pairwise ratios before_i / after_j. */
-	v->has_ci = mw_ratio_interval(b, nb, a, na, VERDICT_ALPHA_PPB, t.exact,
+	v->has_ci = mw_ratio_interval(b, nb, a, na, alpha, t.exact,
 				      VERDICT_SCALE, &v->ci_lo, &v->ci_hi);
 	judge_size(v);
 	if (!t.significant) {
@@ -227,7 +228,7 @@ static bool by_processes(const struct verdict_samples *before,
 static void judge_processes(struct verdict *v,
 			    const struct verdict_samples *before,
 			    const struct verdict_samples *after,
-			    const u8 *which, u32 state)
+			    const u8 *which, u32 state, u64 alpha)
 {
 	static u64 block[MW_MAX_SAMPLES];
 	u64 ratio[SR_MAX], lo = ~0ull, hi = 0, ci_lo, ci_hi;
@@ -257,9 +258,9 @@ static void judge_processes(struct verdict *v,
 		np++;
 	}
 	v->processes = np;
-	ci = sr_interval(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB,
-			 &v->speedup, &ci_lo, &ci_hi);
-	sr_test(ratio, np, VERDICT_SCALE, VERDICT_ALPHA_PPB, &t);
+	ci = sr_interval(ratio, np, VERDICT_SCALE, alpha, &v->speedup, &ci_lo,
+			 &ci_hi);
+	sr_test(ratio, np, VERDICT_SCALE, alpha, &t);
 	if (!t.testable)
 		return;
 	v->tested = true;
@@ -294,6 +295,7 @@ static void verdict_start(struct verdict *v, const struct verdict_claim *claim,
 			      .scope = VERDICT_SCOPE_ONE_BOOT,
 #endif
 			      .processes = 1,
+			      .alpha_ppb = VERDICT_ALPHA_PPB,
 			      .word = VERDICT_UNTESTED};
 }
 
@@ -318,27 +320,42 @@ void verdict_judge(const struct verdict_claim *claim,
 	/* Samples that do not split into the same processes: one each. */
 	if (by_processes(before, after)) {
 		v->scope = VERDICT_SCOPE_PROCESSES;
-		judge_processes(v, before, after, NULL, 0);
+		judge_processes(v, before, after, NULL, 0, VERDICT_ALPHA_PPB);
 		return;
 	}
-	judge_runs(v, b, nb, a, na);
+	judge_runs(v, b, nb, a, na, VERDICT_ALPHA_PPB);
+}
+
+const char *verdict_chosen_name(enum verdict_chosen c)
+{
+	switch (c) {
+	case VERDICT_CHOSEN_PROBE:
+		return "probe";
+	case VERDICT_CHOSEN_MAJORITY:
+		return "majority";
+	default:
+		return "compared";
+	}
 }
 
 void verdict_judge_state(const struct verdict_claim *claim,
 			 const struct verdict_config *where,
 			 const struct verdict_samples *before,
-			 const struct verdict_samples *after, const char *by,
-			 const u8 *which, u32 state, u32 nr_states,
-			 struct verdict *v)
+			 const struct verdict_samples *after,
+			 const struct verdict_rounds *r, u32 state,
+			 u64 alpha_ppb, struct verdict *v)
 {
 	static u64 b[MW_MAX_SAMPLES], a[MW_MAX_SAMPLES];
 	u32 n = before->n, np = max(before->processes, 1u), per = n / np;
+	const u8 *which = r->which;
 	u32 rounds = 0, in = 0;
 
 	verdict_start(v, claim, where, before, after);
-	v->by = by;
+	v->by = r->by;
+	v->chosen = r->chosen;
 	v->state = state + 1;
-	v->nr_states = nr_states;
+	v->nr_states = r->nr_states;
+	v->alpha_ppb = alpha_ppb;
 	if (!paired(before, after))
 		return;
 	rounds = runs_in(b, before->ns, which, state, 0, n);
@@ -349,8 +366,11 @@ void verdict_judge_state(const struct verdict_claim *claim,
 				(p + 1) * per);
 	v->processes = np > 1 ? in : 1;
 	v->n_before = v->n_after = v->rounds = rounds;
-	if (!rounds)
+	/* Rounds the others tied on may leave a state none. */
+	if (!rounds) {
+		v->word = VERDICT_TOO_FEW;
 		return;
+	}
 	v->before_ns = bench_median(b, rounds);
 	v->after_ns = bench_median(a, rounds);
 	if (v->after_ns)
@@ -361,12 +381,14 @@ void verdict_judge_state(const struct verdict_claim *claim,
 		v->word = VERDICT_TOO_FEW;
 		return;
 	}
-	if (by_processes(before, after) && in >= SR_MIN_N) {
+	/* A compared side's rounds: "seen" at most, from the rounds. */
+	if (by_processes(before, after) && in >= SR_MIN_N &&
+	    r->chosen != VERDICT_CHOSEN_COMPARED) {
 		v->scope = VERDICT_SCOPE_PROCESSES;
-		judge_processes(v, before, after, which, state);
+		judge_processes(v, before, after, which, state, alpha_ppb);
 		return;
 	}
-	judge_runs(v, b, rounds, a, rounds);
+	judge_runs(v, b, rounds, a, rounds, alpha_ppb);
 }
 
 const struct verdict_samples *
@@ -449,10 +471,23 @@ const char *verdict_format_ci(char *buf, size_t len, const struct verdict *v)
 	return buf;
 }
 
+/* A level in parts per 10^9 as a decimal, no trailing zeros: "0.025". */
+static const char *alpha_words(u64 alpha_ppb)
+{
+	static char buf[24];
+	size_t end;
+
+	ntb_snprintf(buf, sizeof(buf), "%s", bench_fixed(alpha_ppb, MW_PPB, 6));
+	end = strlen(buf);
+	while (end > 1 && buf[end - 1] == '0' && buf[end - 2] != '.')
+		buf[--end] = 0;
+	return buf;
+}
+
 int verdict_format(char *buf, size_t len, const struct verdict *v)
 {
 	const struct verdict_claim *cl = v->claim;
-	char where[64], posted[16], ci[48], p[24], state[96] = "";
+	char where[64], posted[16], ci[48], p[24], state[160] = "";
 
 	format_where(where, sizeof(where), &v->where);
 	ntb_snprintf(posted, sizeof(posted), "%s",
@@ -464,8 +499,10 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		     v->tested ? bench_fixed(v->p_ppb, MW_PPB, 6) : "-");
 	if (v->state)
 		ntb_snprintf(state, sizeof(state),
-			     " by=%s state=%u/%u rounds=%u", v->by, v->state,
-			     v->nr_states, v->rounds);
+			     " by=%s chosen=%s state=%u/%u rounds=%u alpha=%s",
+			     v->by, verdict_chosen_name(v->chosen), v->state,
+			     v->nr_states, v->rounds,
+			     alpha_words(v->alpha_ppb));
 	return ntb_snprintf(
 		buf, len,
 		"# %s claim=\"%s\" what=\"%s\" before=%s "
@@ -475,8 +512,8 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		"verdict=\"%s\"",
 		v->state ? "state-verdict" : "verdict", cl->subject, cl->what,
 		v->before, v->after, cl->source, where, state, posted,
-		v->before_ns, v->after_ns, x3(v->speedup), ci,
-		over_posted(v, 3), verdict_vs_posted_name(v->vs_posted), p,
+		v->before_ns, v->after_ns, v->speedup ? x3(v->speedup) : "-",
+		ci, over_posted(v, 3), verdict_vs_posted_name(v->vs_posted), p,
 		verdict_scope_name(v->scope), v->processes, v->n_before,
 		v->n_after,
 		!v->tested			      ? "-"
@@ -521,17 +558,21 @@ int verdict_format_short(char *buf, size_t len, const struct verdict *v)
 			    ci, p);
 }
 
-/* "# state ..." lines: each state of @c's runs, where it has several. */
+/*
+ * "# state ..." lines: each state of @c's runs, where it has several, and
+ * in how many processes both were seen (seen_in=).
+ */
 static void print_states(const char *where, const struct verdict_samples *c,
 			 const struct states *st)
 {
 	for (u32 s = 0; s < st->nr; s++)
 		kunit_diag("# state strategy=%s %s runs=%u state=%u/%u "
 			   "state_runs=%u median_ns=%llu low_ns=%llu "
-			   "high_ns=%llu apart=%s\n",
+			   "high_ns=%llu apart=%s seen_in=%u\n",
 			   c->name, where, st->n, s + 1, st->nr, st->s[s].runs,
 			   st->s[s].median_ns, st->s[s].low_ns,
-			   st->s[s].high_ns, x3(states_apart(st)));
+			   st->s[s].high_ns, x3(states_apart(st)),
+			   states_seen_in(st, c->ns, c->n, c->processes));
 }
 
 /* How state @s of @nr reads in a sentence. */
@@ -644,11 +685,165 @@ static void print_vs_slow(const char *where, const struct verdict_samples *by,
 }
 
 /*
- * @v judged again in each state of its side's runs that has several
- * (@sts: the states of each of @c): "# state-verdict ..." lines, then a
- * "# states: ..." sentence, then, once for each side judged in states
- * (@done, @nr_done), whether each fill and probe among @c follows its
- * states, and the strategies' vs_slow in each.
+ * Whether @x, of a configuration's contenders, may vote on the states of
+ * rounds where @side ran in the states @st: it is neither side of the
+ * claim (@b, @a) nor the probe, ran in the same rounds, and its own runs
+ * fall into as many states (@sx) seen inside a process.
+ */
+static bool votes_on_rounds(const struct verdict_samples *x,
+			    const struct states *sx,
+			    const struct verdict_samples *side,
+			    const struct states *st,
+			    const struct verdict_samples *b,
+			    const struct verdict_samples *a)
+{
+	return x != b && x != a && x->kind != VERDICT_SAMPLES_PROBE &&
+	       paired(x, side) && sx->nr == st->nr;
+}
+
+/*
+ * The rounds of a claim's states (@r, @which), where @side, one of its
+ * sides (@b, @a), ran in the states @st (@side_which: each round's): the
+ * probe's own states, where it follows @side's and has as many; else each
+ * round's state by the majority of the contenders that may vote
+ * (votes_on_rounds(); a tie: the round is in no state); else @side's own,
+ * a compared side's. @voters: how many voted (0 but for a majority).
+ */
+static void choose_rounds(const struct verdict_samples *side,
+			  const struct states *st, const u8 *side_which,
+			  const struct verdict_samples *b,
+			  const struct verdict_samples *a,
+			  const struct verdict_samples *c,
+			  const struct states *sts, u32 n, u8 *which,
+			  struct verdict_rounds *r, u32 *voters)
+{
+	struct verdict_follow f;
+	u32 last = 0;
+
+	*r = (struct verdict_rounds){.by = side->name,
+				     .chosen = VERDICT_CHOSEN_COMPARED,
+				     .which = which,
+				     .nr_states = st->nr};
+	*voters = 0;
+	for (u32 j = 0; j < n; j++) {
+		if (c[j].kind != VERDICT_SAMPLES_PROBE || sts[j].nr != st->nr ||
+		    !verdict_follows(side, &c[j], side_which, st, &f) ||
+		    !f.follows)
+			continue;
+		for (u32 i = 0; i < side->n; i++)
+			which[i] = states_of(&sts[j], c[j].ns[i]);
+		r->by = c[j].name;
+		r->chosen = VERDICT_CHOSEN_PROBE;
+		return;
+	}
+	for (u32 j = 0; j < n; j++)
+		if (votes_on_rounds(&c[j], &sts[j], side, st, b, a)) {
+			++*voters;
+			last = j;
+		}
+	if (!*voters) {
+		memcpy(which, side_which, side->n);
+		return;
+	}
+	r->by = *voters == 1 ? c[last].name : "majority";
+	r->chosen = VERDICT_CHOSEN_MAJORITY;
+	for (u32 i = 0; i < side->n; i++) {
+		u32 votes[STATES_MAX] = {0}, best = 0;
+		bool tie = false;
+
+		for (u32 j = 0; j < n; j++)
+			if (votes_on_rounds(&c[j], &sts[j], side, st, b, a))
+				votes[states_of(&sts[j], c[j].ns[i])]++;
+		for (u32 s = 1; s < st->nr; s++) {
+			if (votes[s] == votes[best])
+				tie = true;
+			if (votes[s] > votes[best]) {
+				best = s;
+				tie = false;
+			}
+		}
+		which[i] = tie ? STATES_NONE : best;
+	}
+}
+
+/* @v's p in millionths, rounded half up as its line prints it. */
+static u64 p_micro(const struct verdict *v)
+{
+	return (v->p_ppb + 500) / 1000;
+}
+
+/* Whether @v's test found a difference, either way. */
+static bool verdict_significant(const struct verdict *v)
+{
+	return v->tested && v->word <= VERDICT_REVERSED;
+}
+
+/*
+ * The claim of @v judged in each of @r's states (@sv[0..r->nr_states)),
+ * held to Holm's steps: the states tested, by p, the first at alpha / m,
+ * the next at alpha / (m - 1), ..., and each after one that found nothing
+ * at that one's level.
+ */
+static void judge_states(const struct verdict *v,
+			 const struct verdict_samples *b,
+			 const struct verdict_samples *a,
+			 const struct verdict_rounds *r, struct verdict *sv)
+{
+	u32 order[STATES_MAX], m = 0;
+	u64 level = VERDICT_ALPHA_PPB;
+	bool held = true;
+
+	for (u32 s = 0; s < r->nr_states; s++) {
+		u32 k = m;
+
+		verdict_judge_state(v->claim, &v->where, b, a, r, s,
+				    VERDICT_ALPHA_PPB, &sv[s]);
+		if (!sv[s].tested)
+			continue;
+		/*
+		 * By p in millionths (as printed: tools/report's p is a float
+		 * that agrees with p_ppb to the millionth, not to the ppb),
+		 * then by state: an insertion.
+		 */
+		for (m++; k && p_micro(&sv[order[k - 1]]) > p_micro(&sv[s]);
+		     k--)
+			order[k] = order[k - 1];
+		order[k] = s;
+	}
+	for (u32 k = 0; m > 1 && k < m; k++) {
+		u32 s = order[k];
+
+		if (held)
+			level = VERDICT_ALPHA_PPB / (m - k);
+		verdict_judge_state(v->claim, &v->where, b, a, r, s, level,
+				    &sv[s]);
+		held = held && verdict_significant(&sv[s]);
+	}
+}
+
+/* The words of what chose the rounds, for the "# states:" sentence. */
+static const char *chosen_words(const struct verdict_rounds *r, u32 voters)
+{
+	static char buf[96];
+
+	if (r->chosen == VERDICT_CHOSEN_PROBE)
+		ntb_snprintf(buf, sizeof(buf), "%s, the probe", r->by);
+	else if (r->chosen == VERDICT_CHOSEN_MAJORITY)
+		ntb_snprintf(buf, sizeof(buf), "the majority of %u other %s",
+			     voters, voters == 1 ? "contender" : "contenders");
+	else
+		ntb_snprintf(buf, sizeof(buf),
+			     "%s, a compared side: seen at most", r->by);
+	return buf;
+}
+
+/*
+ * @v judged again in each state, where one of its sides' runs have
+ * several (@sts: the states of each of @c; the before side's taken
+ * first), over rounds chosen by choose_rounds(): "# state-verdict ..."
+ * lines, then a "# states: ..." sentence, then, once for each side in
+ * states (@done, @nr_done), whether each fill and probe among @c follows
+ * its states, and the strategies' vs_slow in each.
  */
 static void publish_in_states(const struct verdict *v,
 			      const struct verdict_samples *c,
@@ -656,55 +851,73 @@ static void publish_in_states(const struct verdict *v,
 			      const char *where,
 			      const struct verdict_samples **done, u32 *nr_done)
 {
-	static u8 which[MW_MAX_SAMPLES];
+	static u8 side_which[MW_MAX_SAMPLES], which[MW_MAX_SAMPLES];
+	static struct verdict sv[STATES_MAX];
 	const struct verdict_samples *b = verdict_find_samples(c, n, v->before);
 	const struct verdict_samples *a = verdict_find_samples(c, n, v->after);
-	const struct verdict_samples *by;
+	const struct verdict_samples *side;
 	const struct states *st;
 	static char line[VERDICT_LINE_MAX], say[VERDICT_LINE_MAX];
+	struct verdict_rounds r;
+	u32 voters;
 	int len;
 
 	/* Rounds pair up only where both sides ran in the same ones. */
 	if (!b || !a || !paired(b, a))
 		return;
-	by = sts[b - c].nr > 1 ? b : a;
-	st = &sts[by - c];
+	side = sts[b - c].nr > 1 ? b : a;
+	st = &sts[side - c];
 	if (st->nr < 2)
 		return;
-	for (u32 i = 0; i < by->n; i++)
-		which[i] = states_of(st, by->ns[i]);
+	for (u32 i = 0; i < side->n; i++)
+		side_which[i] = states_of(st, side->ns[i]);
+	choose_rounds(side, st, side_which, b, a, c, sts, n, which, &r,
+		      &voters);
+	judge_states(v, b, a, &r, sv);
 	len = ntb_snprintf(say, sizeof(say),
 			   "# states: %s ran in %u states, %sx apart (%s); "
-			   "%s -> %s:",
-			   by->name, st->nr,
+			   "rounds by %s; %s -> %s:",
+			   side->name, st->nr,
 			   bench_fixed(states_apart(st), VERDICT_SCALE, 2),
-			   where, v->before, v->after);
+			   where, chosen_words(&r, voters), v->before,
+			   v->after);
 	for (u32 s = 0; s < st->nr; s++) {
-		struct verdict sv;
-
-		verdict_judge_state(v->claim, &v->where, b, a, by->name, which,
-				    s, st->nr, &sv);
-		verdict_format(line, sizeof(line), &sv);
+		verdict_format(line, sizeof(line), &sv[s]);
 		kunit_diag("%s\n", line);
 		if (len > 0 && (size_t)len < sizeof(say))
 			len += ntb_snprintf(
 				say + len, sizeof(say) - len,
 				"%s in %s (%u rounds) %sx, %s", s ? ";" : "",
-				state_words(s, st->nr), sv.rounds,
-				bench_fixed(sv.speedup, VERDICT_SCALE, 2),
-				verdict_word_name(&sv));
+				state_words(s, st->nr), sv[s].rounds,
+				bench_fixed(sv[s].speedup, VERDICT_SCALE, 2),
+				verdict_word_name(&sv[s]));
 	}
 	kunit_diag("%s\n", say);
 	for (u32 i = 0; i < *nr_done; i++)
-		if (done[i] == by)
+		if (done[i] == side)
 			return;
 	if (*nr_done < VERDICT_MAX_PER_CONFIG)
-		done[(*nr_done)++] = by;
+		done[(*nr_done)++] = side;
 	for (u32 j = 0; j < n; j++)
 		if (c[j].kind != VERDICT_SAMPLES_STRATEGY)
-			print_follows(where, by, &c[j], which, st);
-	print_vs_slow(where, by, verdict_find_samples(c, n, v->where.baseline),
-		      c, n, which, st);
+			print_follows(where, side, &c[j], side_which, st);
+	print_vs_slow(where, side,
+		      verdict_find_samples(c, n, v->where.baseline), c, n,
+		      side_which, st);
+}
+
+/*
+ * "# states: ..." of a contender whose runs fell into groups that are
+ * whole processes: the processes differ, which is no machine state.
+ */
+static void print_processes_differ(const char *where,
+				   const struct verdict_samples *c,
+				   const struct states *st)
+{
+	kunit_diag("# states: %s's runs fall into %u groups, %sx apart (%s): "
+		   "the processes differ (no process saw both)\n",
+		   c->name, st->groups,
+		   bench_fixed(st->groups_apart, VERDICT_SCALE, 2), where);
 }
 
 void verdict_publish(const struct verdict_config *where,
@@ -723,9 +936,12 @@ void verdict_publish(const struct verdict_config *where,
 	got = verdict_feed(where, c, n, v, ARRAY_SIZE(v));
 	format_where(at, sizeof(at), where);
 	for (u32 i = 0; i < n; i++) {
-		states_find(c[i].ns, c[i].n, &sts[i], NULL);
+		states_find_in_processes(c[i].ns, c[i].n, c[i].processes,
+					 &sts[i], NULL);
 		if (sts[i].nr > 1)
 			print_states(at, &c[i], &sts[i]);
+		else if (sts[i].groups > 1)
+			print_processes_differ(at, &c[i], &sts[i]);
 	}
 	for (unsigned int i = 0; i < got; i++) {
 		verdict_format(line, sizeof(line), &v[i]);

@@ -21,8 +21,9 @@
  *       not confirmed              not significant otherwise
  *       untested                   fewer than 6 processes
  *   rounds: the rounds of one machine state (below) from too few
- *     processes for the test above: the Mann-Whitney test on the runs,
- *     and at most "seen ... in one state's rounds";
+ *     processes for the test above, or chosen by a compared side's own
+ *     states: the Mann-Whitney test on the runs, and at most "seen ...
+ *     in one state's rounds";
  *   one-process, one-boot: the runs of one process or boot, which cannot
  *     show how far the next process or boot would differ; the
  *     Mann-Whitney test of lib/mannwhitney.h on the runs, and at most
@@ -40,18 +41,27 @@
  * where R lies against the interval, whatever the word); the verdicts are
  * kept for the end-of-run screen.
  *
- * Where a contender's runs fall into separate states (lib/states.h), a
- * "# state ..." line names each, and a claim with a side in states is
- * judged again in each state of that side ("# state-verdict ..."), over
- * the rounds in that state: both sides' runs of such a round, as they
- * were measured together. A state of fewer than VERDICT_STATE_MIN_ROUNDS
- * rounds is said to have too few rather than judged. A "# states: ..."
- * line says in words what was seen. Each fill and probe among the
- * contenders is tested against each strategy's states ("# follows ..."):
- * are its runs in the slower state's rounds slower, by the runs' U test?
- * That says whether it can tell the states apart where the strategy
- * cannot be run. "# vs_slow ..." lines give each strategy's speed-up over
- * `slow` in each of those states.
+ * Where a contender's runs fall into separate states (lib/states.h: some
+ * process saw two), a "# state ..." line names each; where its groups
+ * are whole processes, a "# states: ..." line says the processes differ,
+ * and nothing is judged in them. A claim with a side in states is judged
+ * again in each state ("# state-verdict ..."), over the rounds in that
+ * state: both sides' runs of such a round, as they were measured
+ * together. What the claim does not compare chooses which rounds are in
+ * which state: the probe where it follows the side's states, else the
+ * majority of the other contenders in as many states; only where neither
+ * can, the side's own states, and then the words say "seen" at most (a
+ * side's slow rounds are partly where its own noise ran slow, and its
+ * speed-up there larger by that alone). The states' tests are held to
+ * Holm's steps for their number (alpha= on each line). A state of fewer
+ * than VERDICT_STATE_MIN_ROUNDS rounds is said to have too few rather
+ * than judged. A "# states: ..." line says in words what was seen.
+ * Each fill and probe among the contenders is tested against each
+ * strategy's states ("# follows ..."): are its runs in the slower
+ * state's rounds slower, by the runs' U test? That says whether it can
+ * tell the states apart where the strategy cannot be run. "# vs_slow ..."
+ * lines give each strategy's speed-up over `slow` in each of those
+ * states.
  */
 #ifndef NTBOOT_LIB_VERDICT_H
 #define NTBOOT_LIB_VERDICT_H
@@ -158,6 +168,26 @@ struct verdict_config {
 	const char *baseline;
 };
 
+/*
+ * What chose the rounds of a claim's states: what the claim does not
+ * compare, where it can (the rounds of one side's slow state are rounds
+ * where that side ran slowly, by its own noise as well as the machine's,
+ * and its speed-up there is larger by that selection alone).
+ */
+enum verdict_chosen {
+	VERDICT_CHOSEN_PROBE,	 /* the probe, which follows the states */
+	VERDICT_CHOSEN_MAJORITY, /* the majority of the other contenders */
+	VERDICT_CHOSEN_COMPARED, /* a compared side: at most "seen" */
+};
+
+/* The rounds of a claim's states: each round's (STATES_NONE: none). */
+struct verdict_rounds {
+	const char *by; /* the probe's or a side's name, or "majority" */
+	enum verdict_chosen chosen;
+	const u8 *which;
+	u32 nr_states;
+};
+
 struct verdict {
 	const struct verdict_claim *claim;
 	struct verdict_config where;
@@ -180,11 +210,15 @@ struct verdict {
 	enum verdict_vs_posted vs_posted;
 	enum verdict_word word;
 	/*
-	 * In one state of @by's runs: state 1..nr_states (fastest first),
-	 * over @rounds rounds; state 0: every round.
+	 * In one state: state 1..nr_states (fastest first), over @rounds
+	 * rounds, chosen by @by (@chosen says what it is); the test held to
+	 * @alpha_ppb (Holm's step for the states judged); state 0: every
+	 * round.
 	 */
 	const char *by;
+	enum verdict_chosen chosen;
 	u32 state, nr_states, rounds;
+	u64 alpha_ppb;
 };
 
 extern const struct verdict_claim verdict_claims[];
@@ -250,16 +284,20 @@ void verdict_judge(const struct verdict_claim *claim,
 		   const struct verdict_samples *after, struct verdict *v);
 
 /*
- * verdict_judge() over the rounds i whose which[i] is @state (0-based),
- * of @nr_states found in @by's runs; @before and @after are measured in
- * the same rounds (the same n and processes).
+ * verdict_judge() over the rounds i whose @r->which[i] is @state
+ * (0-based), at the level @alpha_ppb; @before and @after are measured in
+ * the same rounds (the same n and processes). Rounds a compared side
+ * chose are judged on the rounds' U test alone, whose words say "seen".
  */
 void verdict_judge_state(const struct verdict_claim *claim,
 			 const struct verdict_config *where,
 			 const struct verdict_samples *before,
-			 const struct verdict_samples *after, const char *by,
-			 const u8 *which, u32 state, u32 nr_states,
-			 struct verdict *v);
+			 const struct verdict_samples *after,
+			 const struct verdict_rounds *r, u32 state,
+			 u64 alpha_ppb, struct verdict *v);
+
+/* chosen=: probe, majority or compared. */
+const char *verdict_chosen_name(enum verdict_chosen c);
 
 /*
  * Every claim whose two sides are among @n contenders of @where, judged

@@ -6,7 +6,9 @@
  * too few rounds is named rather than judged.
  */
 #include "include/compiler.h"
+#include "lib/bench.h"
 #include "lib/kunit.h"
+#include "lib/printf.h"
 #include "lib/prandom.h"
 #include "lib/states.h"
 #include "lib/string.h"
@@ -198,6 +200,8 @@ static void states_verdicts_apart(struct kunit *test)
 	static char line[512];
 	struct verdict_samples sb = {"slow", b, PROCS * RUNS, PROCS};
 	struct verdict_samples sa = {"tmpl_nt_fixed", a, PROCS * RUNS, PROCS};
+	struct verdict_rounds by_probe = {"probe_rfo", VERDICT_CHOSEN_PROBE,
+					  which, 2};
 	struct verdict v;
 	struct states st;
 	u32 rounds;
@@ -207,8 +211,8 @@ static void states_verdicts_apart(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, st.nr, 2);
 	KUNIT_EXPECT_EQ(test, st.s[1].runs, 15);
 
-	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
-			    0, 2, &v);
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, &by_probe, 0,
+			    VERDICT_ALPHA_PPB, &v);
 	KUNIT_EXPECT_EQ(test, v.rounds, 21);
 	KUNIT_EXPECT_EQ(test, v.scope, VERDICT_SCOPE_PROCESSES);
 	KUNIT_EXPECT_EQ(test, v.processes, PROCS);
@@ -216,16 +220,17 @@ static void states_verdicts_apart(struct kunit *test)
 	KUNIT_EXPECT_GT(test, v.speedup, 720000);
 	KUNIT_EXPECT_LT(test, v.speedup, 760000);
 
-	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
-			    1, 2, &v);
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, &by_probe, 1,
+			    VERDICT_ALPHA_PPB, &v);
 	KUNIT_EXPECT_EQ(test, v.rounds, 15);
 	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SHORT);
 	KUNIT_EXPECT_GT(test, v.speedup, 1140000);
 	KUNIT_EXPECT_LT(test, v.speedup, 1200000);
 	verdict_format(line, sizeof(line), &v);
 	KUNIT_EXPECT_TRUE(test, !strncmp(line, "# state-verdict ", 16));
-	KUNIT_EXPECT_TRUE(test, strstr(line, " by=slow state=2/2 rounds=15 ") !=
-					NULL);
+	KUNIT_EXPECT_TRUE(
+		test, strstr(line, " by=probe_rfo chosen=probe "
+				   "state=2/2 rounds=15 alpha=0.05 ") != NULL);
 	KUNIT_EXPECT_TRUE(
 		test, strstr(line, "verdict=\"faster, short of the posted\"") !=
 			      NULL);
@@ -248,8 +253,8 @@ static void states_verdicts_apart(struct kunit *test)
 
 	/* In one process, the rounds' own test, which says no more. */
 	sb.processes = sa.processes = 1;
-	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
-			    1, 2, &v);
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, &by_probe, 1,
+			    VERDICT_ALPHA_PPB, &v);
 	KUNIT_EXPECT_EQ(test, v.word, VERDICT_SHORT);
 }
 
@@ -259,6 +264,8 @@ static void states_too_few_rounds(struct kunit *test)
 	static u8 which[PROCS * RUNS];
 	struct verdict_samples sb = {"slow", b, PROCS * RUNS, PROCS};
 	struct verdict_samples sa = {"tmpl_nt_fixed", a, PROCS * RUNS, PROCS};
+	struct verdict_rounds by_probe = {"probe_rfo", VERDICT_CHOSEN_PROBE,
+					  which, 2};
 	struct verdict v;
 	struct states st;
 
@@ -270,8 +277,8 @@ static void states_too_few_rounds(struct kunit *test)
 	states_find(b, PROCS * RUNS, &st, which);
 	KUNIT_ASSERT_EQ(test, st.nr, 2);
 	KUNIT_EXPECT_EQ(test, st.s[1].runs, 4);
-	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, "slow", which,
-			    1, 2, &v);
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, &by_probe, 1,
+			    VERDICT_ALPHA_PPB, &v);
 	KUNIT_EXPECT_EQ(test, v.rounds, 4);
 	KUNIT_EXPECT_EQ(test, v.word, VERDICT_TOO_FEW);
 	KUNIT_EXPECT_FALSE(test, v.tested);
@@ -319,6 +326,180 @@ static void states_probe_follows(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, f.follows);
 }
 
+/* @n runs of processes of @per each, process p's around centre[p % 2]. */
+static void processes_apart(u64 *ns, u32 n, u32 per, const u64 *centre,
+			    u64 *state)
+{
+	for (u32 i = 0; i < n; i++)
+		ns[i] = around(state, centre[i / per % 2], 1);
+}
+
+/*
+ * Groups that are whole processes are the processes differing, one
+ * state; one process with runs in both makes them states.
+ */
+static void states_processes_apart(struct kunit *test)
+{
+	static const u64 centre[2] = {80000000, 100000000};
+	static u64 ns[30];
+	static u8 which[30];
+	u64 state = 0x9a0c, moved;
+	struct states st;
+
+	processes_apart(ns, 30, 5, centre, &state);
+	/* By the runs alone: two groups, the processes'. */
+	states_find(ns, 30, &st, NULL);
+	KUNIT_ASSERT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, st.groups, 2);
+	states_find_in_processes(ns, 30, 6, &st, which);
+	KUNIT_EXPECT_EQ(test, st.nr, 1);
+	KUNIT_EXPECT_EQ(test, st.groups, 2);
+	KUNIT_EXPECT_GT(test, st.groups_apart, 1200000);
+	KUNIT_EXPECT_LT(test, st.groups_apart, 1300000);
+	KUNIT_EXPECT_EQ(test, st.s[0].runs, 30);
+	KUNIT_EXPECT_EQ(test, states_apart(&st), 1000000);
+	for (u32 i = 0; i < 30; i++)
+		KUNIT_EXPECT_EQ(test, which[i], 0);
+	/* Process 0's last run in the slower group: a process saw both. */
+	moved = ns[4];
+	ns[4] = around(&state, centre[1], 1);
+	states_find_in_processes(ns, 30, 6, &st, which);
+	KUNIT_EXPECT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, which[4], 1);
+	KUNIT_EXPECT_EQ(test, which[3], 0);
+	ns[4] = moved;
+	/* Runs that do not divide into the processes: one process's. */
+	states_find_in_processes(ns, 30, 7, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 2);
+	states_find_in_processes(ns, 30, 1, &st, NULL);
+	KUNIT_EXPECT_EQ(test, st.nr, 2);
+}
+
+/*
+ * The rounds a compared side's own states chose say "seen" at most,
+ * whatever the processes; the level a state is held to is on its line.
+ */
+static void states_compared_side_seen_at_most(struct kunit *test)
+{
+	static u64 b[PROCS * RUNS], a[PROCS * RUNS];
+	static u8 which[PROCS * RUNS];
+	static char line[512];
+	struct verdict_samples sb = {"slow", b, PROCS * RUNS, PROCS};
+	struct verdict_samples sa = {"tmpl_nt_fixed", a, PROCS * RUNS, PROCS};
+	struct verdict_rounds by_slow = {"slow", VERDICT_CHOSEN_COMPARED, which,
+					 2};
+	struct verdict v;
+	struct states st;
+
+	planted_rounds(b, a, 2);
+	states_find(b, PROCS * RUNS, &st, which);
+	KUNIT_ASSERT_EQ(test, st.nr, 2);
+	verdict_judge_state(&verdict_claims[0], &fsdax, &sb, &sa, &by_slow, 0,
+			    VERDICT_ALPHA_PPB / 2, &v);
+	KUNIT_EXPECT_EQ(test, v.scope, VERDICT_SCOPE_ROUNDS);
+	KUNIT_EXPECT_EQ(test, v.processes, PROCS);
+	KUNIT_EXPECT_EQ(test, v.word, VERDICT_REVERSED);
+	KUNIT_EXPECT_STREQ(test, verdict_word_name(&v),
+			   "seen reversed in one state's rounds");
+	verdict_format(line, sizeof(line), &v);
+	KUNIT_EXPECT_TRUE(test, strstr(line, " by=slow chosen=compared "
+					     "state=1/2 rounds=21 "
+					     "alpha=0.025 ") != NULL);
+}
+
+#define PUB_RUNS (PROCS * RUNS)
+
+/* A "# metric" line of @ident's runs @ns at @page_size, as ntbench's. */
+static void print_metric(const char *ident, u32 page_size, const u64 *ns)
+{
+	static u64 sorted[PUB_RUNS];
+
+	memcpy(sorted, ns, sizeof(sorted));
+	kunit_diag("# metric %s page_size=%u mode=fsdax map=dev runs=%u "
+		   "median_ns=%llu processes=%u samples_ns=",
+		   ident, page_size, RUNS + 1, bench_median(sorted, PUB_RUNS),
+		   PROCS);
+	for (u32 i = 0; i < PUB_RUNS; i++)
+		kprintf("%s%llu", i ? "," : "", ns[i]);
+	kprintf("\n");
+}
+
+/*
+ * Machines whose lines tools/report holds to its own reading
+ * (tools/check-states): at page_size=64 slow's processes differ and
+ * nothing is a state; at 80 the probe follows the planted states and
+ * chooses their rounds; at 96 the two fills do (a majority of two); at
+ * 128 only slow shows them (a compared side: "seen" at most); at 192 the
+ * fills disagree on some rounds (in no state), and Holm's steps hold the
+ * slower state to 0.025 and then the faster to 0.05.
+ */
+static void states_published(struct kunit *test)
+{
+	static const u32 page_size[] = {64, 80, 96, 128, 192};
+	static const u64 centre[2] = {80000000, 100000000};
+	static u64 b[PUB_RUNS], a[PUB_RUNS], probe[PUB_RUNS];
+	static u64 nt64[PUB_RUNS], nt128[PUB_RUNS];
+	u64 state = 0x9b11;
+
+	for (u32 m = 0; m < ARRAY_SIZE(page_size); m++) {
+		u32 ps = page_size[m];
+		struct verdict_config where = {.suite = "bench_memmap_init",
+					       .page_size = ps,
+					       .mode = "fsdax",
+					       .map = "dev",
+					       .baseline = "slow"};
+		struct verdict_samples c[] = {
+			{"slow", b, PUB_RUNS, PROCS},
+			{"tmpl_nt_fixed", a, PUB_RUNS, PROCS},
+			{"limit_nt64", nt64, PUB_RUNS, PROCS,
+			 VERDICT_SAMPLES_FILL},
+			{"limit_nt128", nt128, PUB_RUNS, PROCS,
+			 VERDICT_SAMPLES_FILL},
+			{"probe_rfo", probe, PUB_RUNS, PROCS,
+			 VERDICT_SAMPLES_PROBE},
+		};
+
+		planted_rounds(b, a, 2);
+		if (ps == 64)
+			processes_apart(b, PUB_RUNS, RUNS, centre, &state);
+		for (u32 i = 0; i < PUB_RUNS; i++) {
+			bool slower = b[i] > 110000000;
+
+			probe[i] = around(
+				&state,
+				slower && ps == 80 ? 14000000 : 10000000, 3);
+			nt64[i] = around(&state,
+					 slower && (ps == 96 || ps == 192)
+						 ? 90000000
+						 : 70000000,
+					 2);
+			/* At 192, limit_nt128's slow rounds are others. */
+			slower = ps == 192 ? i % 3 == 0 : slower;
+			nt128[i] = around(&state,
+					  slower && (ps == 96 || ps == 192)
+						  ? 90000000
+						  : 70000000,
+					  2);
+		}
+		print_metric("suite=bench_memmap_init strategy=slow layout=64",
+			     ps, b);
+		print_metric("suite=bench_memmap_init strategy=tmpl_nt_fixed "
+			     "layout=64",
+			     ps, a);
+		print_metric("suite=bench_limit strategy=limit_nt64 "
+			     "variant=tmpl_movnti_64 for=bench_memmap_init",
+			     ps, nt64);
+		print_metric("suite=bench_limit strategy=limit_nt128 "
+			     "variant=tmpl_sse2_64 for=bench_memmap_init",
+			     ps, nt128);
+		print_metric("suite=bench_probe strategy=probe_rfo "
+			     "for=bench_memmap_init",
+			     ps, probe);
+		verdict_publish(&where, c, ARRAY_SIZE(c));
+	}
+	KUNIT_EXPECT_EQ(test, verdict_dropped(), 0);
+}
+
 static const struct kunit_case states_cases[] = {
 	KUNIT_CASE(states_two_planted),
 	KUNIT_CASE(states_three_planted),
@@ -327,6 +508,9 @@ static const struct kunit_case states_cases[] = {
 	KUNIT_CASE(states_verdicts_apart),
 	KUNIT_CASE(states_too_few_rounds),
 	KUNIT_CASE(states_probe_follows),
+	KUNIT_CASE(states_processes_apart),
+	KUNIT_CASE(states_compared_side_seen_at_most),
+	KUNIT_CASE(states_published),
 };
 
 KUNIT_SUITE_DEFINE(states_suite, "states", states_cases);

@@ -4,12 +4,15 @@
  * on sample sets from stdin, for tools/stats-check to compare with
  * tools/report's own (reportlib/states.py).
  *
- * Each input line: "N x1 .. xN" (unsigned integers, N at most 1000, the
- * runs in ns). Each output line, in the same order:
- * "n nr" then, for each of the nr states fastest first,
- * "runs median low high", then "which w1 .. wn", the state of each run in
- * input order, all on one line separated by single spaces. A line that
- * cannot be read stops the program naming its number (exit 2).
+ * Each input line: "N P x1 .. xN" (unsigned integers, N at most 4000,
+ * the runs in ns, of P processes block after block; the rule looks at
+ * the first 1000). Each output line, in
+ * the same order: "n nr" then, for each of the nr states fastest first,
+ * "runs median low high", then "groups G A" (the groups the runs fell
+ * into and their slowest median over their fastest in millionths), then
+ * "which w1 .. wn", the state of each run in input order, all on one line
+ * separated by single spaces. A line that cannot be read stops the program
+ * naming its number (exit 2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,20 +21,25 @@
 #include "lib/states.h"
 #include "tools/oracle/oracle_input.h"
 
+/* The most runs a line may give: past STATES_MAX_RUNS, to test the cap. */
+#define ORACLE_MAX_RUNS (4 * STATES_MAX_RUNS)
+
 int main(void)
 {
-	static char line[1 << 16];
-	static u64 x[STATES_MAX_RUNS];
-	static u8 which[STATES_MAX_RUNS];
+	/* 4000 runs of up to 20 digits and a space each. */
+	static char line[1 << 17];
+	static u64 x[ORACLE_MAX_RUNS];
+	static u8 which[ORACLE_MAX_RUNS];
 	unsigned long lineno = 0;
 
 	while (fgets(line, sizeof(line), stdin)) {
 		struct states st;
 		char *p = line;
-		u64 n;
+		u64 n, processes;
 
 		lineno++;
-		if (read_u64(&p, &n) || n > STATES_MAX_RUNS) {
+		if (read_u64(&p, &n) || n > ORACLE_MAX_RUNS ||
+		    read_u64(&p, &processes) || processes > ORACLE_MAX_RUNS) {
 			fprintf(stderr, "states-oracle: line %lu: bad header\n",
 				lineno);
 			return 2;
@@ -50,13 +58,13 @@ int main(void)
 				lineno, n);
 			return 2;
 		}
-		states_find(x, (u32)n, &st, which);
+		states_find_in_processes(x, (u32)n, (u32)processes, &st, which);
 		printf("%u %u", st.n, st.nr);
 		for (u32 s = 0; s < st.nr; s++)
 			printf(" %u %llu %llu %llu", st.s[s].runs,
 			       st.s[s].median_ns, st.s[s].low_ns,
 			       st.s[s].high_ns);
-		printf(" which");
+		printf(" groups %u %llu which", st.groups, st.groups_apart);
 		for (u32 i = 0; i < st.n; i++)
 			printf(" %u", which[i]);
 		printf("\n");

@@ -84,3 +84,10 @@ def ordered_unique(values):
         if v not in seen:
             seen.append(v)
     return seen
+
+
+def fmt_alpha(alpha):
+    """A level as lib/verdict.c's alpha_words() writes it: six decimals,
+    no trailing zeros but one ("0.025", "0.05", "0.016667")."""
+    text = f"{alpha:.6f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text

@@ -14,7 +14,12 @@ a log's lines and this report find the same states in the same runs
     distance is at least 3.0 times the sum of the sides' scaled median
     absolute deviations (1.4826 MAD), and at most 5% of the group's runs
     lie in the middle third between the two medians;
-  - each side is tried again, pass after pass, up to MAX_STATES states.
+  - each side is tried again, pass after pass, up to MAX_STATES states;
+  - where the runs are several processes' (block after block), the groups
+    are states only where some process has runs in two of them: groups
+    that are whole processes are the processes differing, not the
+    machine changing state under one, and are one state (groups says
+    how many there were).
 
 Medians are of integers: the middle run, or the two middle runs' sum
 halved and floored. Python's integers are exact where the C's are: the
@@ -36,11 +41,16 @@ class States:
     """The states of one sample set: n runs looked at (at most MAX_RUNS,
     the first in input order), nr states (0 for no runs, 1 when none were
     found apart), each (runs, median_ns, low_ns, high_ns) fastest first,
-    and which[i], the state of the i-th run looked at."""
+    and which[i], the state of the i-th run looked at; groups, the groups
+    the runs fell into, and groups_apart, the slowest's median over the
+    fastest's in millionths (nr and states_apart() where they are states,
+    more groups than states where no process saw two of them)."""
     n: int = 0
     nr: int = 0
     states: list = field(default_factory=list)
     which: list = field(default_factory=list)
+    groups: int = 0
+    groups_apart: int = 1_000_000
 
 
 def _mad(v, a, b, med):
@@ -92,10 +102,27 @@ def states_apart(states):
     return st[-1][1] * 1_000_000 // st[0][1]
 
 
-def find_states(ns):
-    """The States of the runs @ns (non-negative integers, ns), by the rule
-    of lib/states.c."""
-    ns = [int(v) for v in list(ns)[:MAX_RUNS]]
+def seen_in(states, processes, n):
+    """How many of @processes processes, whose @n runs (block after
+    block) gave the States @states, have runs in two of its states
+    (lib/states.c's states_seen_in()): 0 for one state, 1 where the runs
+    are one process's or do not divide into the processes."""
+    per = n // processes if processes > 0 else 0
+    if states.nr < 2:
+        return 0
+    if processes < 2 or not per or n % processes:
+        return 1
+    return sum(len(set(states.which[a:a + per])) > 1
+               for a in range(0, states.n, per))
+
+
+def find_states(ns, processes=1):
+    """The States of the runs @ns (non-negative integers, ns) of
+    @processes processes, block after block, by the rule of lib/states.c
+    (states_find_in_processes(); runs that do not divide into the
+    processes evenly are taken as one process's)."""
+    full = [int(v) for v in ns]
+    ns = full[:MAX_RUNS]
     if any(v < 0 for v in ns):
         raise ValueError("find_states: a run below 0 ns")
     n = len(ns)
@@ -117,6 +144,12 @@ def find_states(ns):
             s += 1
     states = [(b - a, int_median(x[a:b]), x[a], x[b - 1])
               for a, b in zip(start, start[1:])]
-    out = States(n=n, nr=len(states), states=states)
+    out = States(n=n, nr=len(states), states=states, groups=len(states),
+                 groups_apart=states_apart(states))
     out.which = [states_of(states, v) for v in ns]
+    if out.nr > 1 and not seen_in(out, processes, len(full)):
+        # Whole processes apart: one state of every run looked at.
+        out.nr = 1
+        out.states = [(n, int_median(x), x[0], x[-1])]
+        out.which = [0] * n
     return out

@@ -8,6 +8,7 @@ with offsets of their own), and the image's "# verdict" lines.
 import math
 import random
 
+from reportlib.formatting import fmt_alpha
 from reportlib.logs import parse_log, parse_logfmt
 from reportlib.stats import int_median, median
 
@@ -195,6 +196,35 @@ def mixed_states(rng, n, ratio, spread, slow, base=1_000_000):
                                                       slow_runs), spread)
 
 
+def process_runs(rng, processes, runs, between, within, drift=0.0,
+                 base=1_000_000):
+    """One state's runs as a default run has them: @processes processes
+    of @runs runs, block after block; each process's centre @base times
+    (1 + @between N + @drift p) (N normal, p the process's index), each
+    run its centre with a normal @within spread."""
+    out = []
+    for p in range(processes):
+        centre = base * (1 + between * rng.gauss(0, 1) + drift * p)
+        out += [max(1, round(centre * (1 + within * rng.gauss(0, 1))))
+                for _ in range(runs)]
+    return out
+
+
+def switching_runs(rng, processes, runs, ratio, spread, slow, between,
+                   base=1_000_000):
+    """Two states switching within processes: @processes processes of
+    @runs runs, each process's centre @base times (1 + @between N), each
+    run in the slow state (@ratio times the centre) with probability
+    @slow, with a normal @spread in each."""
+    out = []
+    for _ in range(processes):
+        centre = base * (1 + between * rng.gauss(0, 1))
+        for _ in range(runs):
+            c = centre * ratio if rng.random() < slow else centre
+            out.append(max(1, round(c * (1 + spread * rng.gauss(0, 1)))))
+    return out
+
+
 def own_verdict_line(v, word=None, scope=None, old=False):
     """A "# verdict" line as lib/verdict.c prints it, from verdicts():
     @word, @scope in place of the verdict's own; @old: as a build before
@@ -332,13 +362,20 @@ def samples_line(ident, xs, processes, per=None):
 
 
 def states_rounds(seed=0x7a7e, slow_below=2, slow_kept=None, processes=6,
-                  runs=6, flat=()):
+                  runs=6, flat=(), follow=(), astray=0):
     """The planted machine's runs: {name: [ns]} of slow, tmpl_nt_fixed,
     limit_nt64, limit_nt128 and probe_rfo, and [bool] whether each round
     is in the slower state. @slow_kept: only the first that many slower
     rounds keep slow's slower time (the rest run it at the faster one);
-    @flat: names that run at their faster time in every round."""
+    @flat: names that run at their faster time in every round; @follow:
+    fills that follow the states, 70 ms in the faster and 90 ms in the
+    slower (else 70 ms in both); @astray: the last of @follow runs the
+    first that many rounds in the other state than the machine's. The
+    same @seed draws the same noise whatever the centres."""
     rng = random.Random(seed)
+    fill_slow = {f: 90e6 if f in follow else 70e6
+                 for f in ("limit_nt64", "limit_nt128")}
+    astray_fill = follow[-1] if follow else None
 
     def around(c, cv):
         return max(1, round(c * (1 + cv * rng.gauss(0, 1))))
@@ -355,9 +392,12 @@ def states_rounds(seed=0x7a7e, slow_below=2, slow_kept=None, processes=6,
             for name, fast, slow, cv, when in (
                     ("slow", 80e6, 140e6, 0.02, b_slow),
                     ("tmpl_nt_fixed", 108e6, 120e6, 0.02, s),
-                    ("limit_nt64", 70e6, 70e6, 0.03, s),
-                    ("limit_nt128", 70e6, 70e6, 0.03, s),
+                    ("limit_nt64", 70e6, fill_slow["limit_nt64"], 0.03, s),
+                    ("limit_nt128", 70e6, fill_slow["limit_nt128"], 0.03,
+                     s),
                     ("probe_rfo", 10e6, 14e6, 0.03, s)):
+                if name == astray_fill and len(slower) <= astray:
+                    when = not when
                 when = when and name not in flat
                 out[name].append(around(slow if when else fast, cv))
     return out, slower
@@ -399,10 +439,13 @@ def own_state_verdict_line(v, sv, word=None, speedup=None):
     return (f'    # state-verdict claim="{v["subject"]}" what="{v["what"]}" '
             f'before={v["before"]} after={v["after"]} source={v["source"]} '
             f'{where} '
-            f'by={sv["by"]} state={sv["state"]}/{sv["nr_states"]} '
-            f'rounds={sv["rounds"]} before_ns={sv["before_ns"]} '
+            f'by={sv["by"]} chosen={sv["chosen"]} '
+            f'state={sv["state"]}/{sv["nr_states"]} '
+            f'rounds={sv["rounds"]} '
+            f'alpha={fmt_alpha(sv["alpha"])} '
+            f'before_ns={sv["before_ns"]} '
             f'after_ns={sv["after_ns"]} '
-            f'speedup={fixed3(speedup or sv["speedup"])} '
+            f'speedup={fixed3(speedup or sv["speedup"] or None)} '
             f'ci_low={fixed3(ci[0])} ci_high={fixed3(ci[1])} '
             f'vs_posted={sv.get("vs_posted") or "-"} p={p} '
             f'scope={sv["scope"]} processes={sv["processes"]} '
@@ -413,19 +456,24 @@ def own_state_verdict_line(v, sv, word=None, speedup=None):
 
 def own_state_lines(log):
     """The "# state", "# follows", "# vs_slow", "# verdict",
-    "# state-verdict" and "# states:" lines lib/verdict.c prints for @log (parsed), from the
-    report's own computation (reportlib.verdicts)."""
-    from reportlib.states import states_apart
-    from reportlib.verdicts import (follows, state_lines, state_vs_slow,
-                                    verdicts)
-    out = []
+    "# state-verdict" and "# states:" lines lib/verdict.c prints for @log
+    (parsed), from the report's own computation (reportlib.verdicts)."""
+    from reportlib.states import seen_in, states_apart
+    from reportlib.verdicts import (contenders, follows, processes_differ,
+                                    processes_of, samples_of, state_lines,
+                                    state_vs_slow, verdicts)
+    out = [f"    # states: {x}" for x in processes_differ(log)]
     vs = verdicts(log)
+    recs = contenders(log)
     for (where, name), st in state_lines(log).items():
+        rec = recs[where][name][0]
+        seen = seen_in(st, processes_of(rec), len(samples_of(rec)))
         for s, (runs, med, low, high) in enumerate(st.states):
             out.append(f"    # state strategy={name} {where} runs={st.n} "
                        f"state={s + 1}/{st.nr} state_runs={runs} "
                        f"median_ns={med} low_ns={low} high_ns={high} "
-                       f"apart={fixed3(states_apart(st) / 1e6)}")
+                       f"apart={fixed3(states_apart(st) / 1e6)} "
+                       f"seen_in={seen}")
     for f in follows(log, vs):
         p = "-" if f["p"] is None else f"{f['p']:.6f}"
         out.append(f"    # follows {f['kind']}={f['name']} "

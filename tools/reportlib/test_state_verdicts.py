@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of the verdicts in the machine's states (reportlib.verdicts, as
 lib/verdict.c judges them): a machine planted in two states, where the
-headline claim is reversed in the faster and confirmed in the slower,
-each over its own rounds; the scopes a state's verdict may have; the
-probe that follows the states and the fills that do not; logs of one
-state, whose report is what it was before states were looked for;
---check-verdicts against the "# state", "# state-verdict" and
-"# follows" lines; and the probe in --compare's machine guard.
+headline claim is reversed in the faster and short of the posted in the
+slower, each over its own rounds, held to Holm's steps; what chooses
+the rounds (the probe that follows, else the majority of the other
+contenders, else a compared side, "seen" at most); the scopes a state's
+verdict may have; the probe that follows the states and the fills that
+do not; runs whose groups are whole processes, which are no states;
+logs of one state, whose report is what it was before states were
+looked for; --check-verdicts against the "# state", "# state-verdict",
+"# follows" and "# states:" lines; and the probe in --compare's machine
+guard.
 tools/report --selftest runs them, as does
 python3 -m unittest discover -s tools/reportlib -t tools
 """
 import json
+import random
+import re
 import unittest
 from unittest import mock
 
@@ -43,9 +49,17 @@ from reportlib.verdict_words import (
     SCOPE_ROUNDS,
     SHORT,
     TOO_FEW,
+    UNTESTED,
     WORDS,
 )
-from reportlib.verdicts import check_verdicts, follows, state_vs_slow, verdicts
+from reportlib.verdicts import (
+    check_verdicts,
+    follows,
+    holm_judged,
+    processes_differ,
+    state_vs_slow,
+    verdicts,
+)
 
 
 def parsed(text):
@@ -76,39 +90,61 @@ def with_line(text, strategy, runs, processes=6):
     return "\n".join(lines) + "\n"
 
 
+# The fills that follow the states where states_rounds() is told to.
+FILLS = ("limit_nt64", "limit_nt128")
+
+
 class PlantedStates(unittest.TestCase):
-    """tests/states_test.c's machine: slow 1.75x apart between its
-    states, the series 0.74x in the faster and 1.17x in the slower."""
+    """tests/states_test.c's machine in 8 processes: slow 1.76x apart
+    between its states, the series 0.74x in the faster and 1.17x in the
+    slower, the rounds of each chosen by the probe, which follows them.
+    (In 6 processes Holm's steps leave both states untested:
+    SixProcesses.)"""
 
     @classmethod
     def setUpClass(cls):
-        cls.runs, cls.slower = states_rounds()
-        cls.log = parsed(states_log())
+        cls.runs, cls.slower = states_rounds(processes=8)
+        cls.log = parsed(states_log(processes=8))
         cls.v = headline(cls.log)
 
     def test_the_states_are_the_planted_rounds(self):
         st = self.v["states"]
-        self.assertEqual((st["by"], st["nr"]), ("slow", 2))
-        self.assertEqual(find_states(self.runs["slow"]).which,
-                         [int(s) for s in self.slower])
+        self.assertEqual((st["side"], st["by"], st["chosen"], st["voters"],
+                          st["nr"]), ("slow", "probe_rfo", "probe", 0, 2))
+        planted = [int(s) for s in self.slower]
+        self.assertEqual(find_states(self.runs["slow"], 8).which, planted)
+        # The probe's own states, which choose the rounds, are the
+        # planted ones too.
+        self.assertEqual(find_states(self.runs["probe_rfo"], 8).which,
+                         planted)
         self.assertEqual([sv["rounds"] for sv in st["verdicts"]],
-                         [36 - sum(self.slower), sum(self.slower)])
-        self.assertEqual([sv["rounds"] for sv in st["verdicts"]], [21, 15])
+                         [48 - sum(self.slower), sum(self.slower)])
+        self.assertEqual([sv["rounds"] for sv in st["verdicts"]], [28, 20])
+        self.assertEqual({(sv["by"], sv["chosen"])
+                          for sv in st["verdicts"]}, {("probe_rfo", "probe")})
 
-    def test_reversed_in_the_faster_confirmed_in_the_slower(self):
+    def test_reversed_in_the_faster_short_in_the_slower(self):
         fast, slow = self.v["states"]["verdicts"]
         self.assertEqual((fast["state"], fast["nr_states"], fast["verdict"],
                           fast["scope"], fast["processes"], fast["test"]),
-                         (1, 2, REVERSED, SCOPE_PROCESSES, 6, "signed-rank"))
+                         (1, 2, REVERSED, SCOPE_PROCESSES, 8, "signed-rank"))
         self.assertTrue(0.72 < fast["speedup"] < 0.76, fast)
         # 1.17x against a posted 2.52x: a speed-up, short of the posted
-        self.assertEqual((slow["state"], slow["verdict"], slow["scope"]),
-                         (2, SHORT, SCOPE_PROCESSES))
+        self.assertEqual((slow["state"], slow["verdict"], slow["scope"],
+                          slow["processes"], slow["test"]),
+                         (2, SHORT, SCOPE_PROCESSES, 8, "signed-rank"))
         self.assertTrue(1.14 < slow["speedup"] < 1.20, slow)
-        self.assertEqual((slow["n_before"], slow["n_after"]), (15, 15))
-        # Over every round the two states' answers mix into neither.
-        self.assertNotIn(self.v["verdict"],
-                         (CONFIRMED, SHORT, BEYOND, FASTER, REVERSED))
+        self.assertEqual((slow["n_before"], slow["n_after"]), (20, 20))
+        # Holm's steps: both at the signed-rank test's smallest p in 8
+        # processes (2/256); the faster first (by state where equal) at
+        # 0.05 / 2, the slower then at 0.05.
+        self.assertEqual([(sv["p"], sv["alpha"]) for sv in (fast, slow)],
+                         [(2 / 256, 0.025), (2 / 256, 0.05)])
+        # Over every round the two states' answers mix: between them,
+        # reversed, though in the slower state it is a speed-up (in 6
+        # processes into neither: SixProcesses).
+        self.assertEqual(self.v["verdict"], REVERSED)
+        self.assertTrue(fast["speedup"] < self.v["speedup"] < 1, self.v)
 
     def test_rounds_pair_by_index(self):
         which = [int(s) for s in self.slower]
@@ -122,7 +158,7 @@ class PlantedStates(unittest.TestCase):
         # Process by process: each process's ratio of its own rounds.
         fast = self.v["states"]["verdicts"][0]
         want = []
-        for k in range(6):
+        for k in range(8):
             blk = range(6 * k, 6 * k + 6)
             b = [self.runs["slow"][i] for i in blk if not self.slower[i]]
             a = [self.runs["tmpl_nt_fixed"][i] for i in blk
@@ -133,46 +169,206 @@ class PlantedStates(unittest.TestCase):
     def test_the_before_sides_states_come_first(self):
         # tmpl_nt_fixed has states of its own (108 and 120 ms), which
         # cut the rounds otherwise.
-        self.assertEqual(find_states(self.runs["tmpl_nt_fixed"]).nr, 2)
-        self.assertEqual(self.v["states"]["by"], "slow")
-        # Without slow's, the after side's are taken.
-        v = headline(parsed(states_log(flat=("slow",))))
-        self.assertEqual(v["states"]["by"], "tmpl_nt_fixed")
+        self.assertEqual(find_states(self.runs["tmpl_nt_fixed"], 8).nr, 2)
+        self.assertEqual(self.v["states"]["side"], "slow")
+        # Without slow's, the after side's are taken; the probe follows
+        # them and chooses the rounds.
+        v = headline(parsed(states_log(processes=8, flat=("slow",))))
+        self.assertEqual((v["states"]["side"], v["states"]["by"]),
+                         ("tmpl_nt_fixed", "probe_rfo"))
         self.assertEqual(sum(sv["rounds"] for sv in v["states"]["verdicts"]),
-                         36)
+                         48)
+        self.assertTrue(v["states"]["sentence"].startswith(
+            "tmpl_nt_fixed ran in 2 states, 1.12x apart"))
 
     def test_the_sentence(self):
         self.assertEqual(
             self.v["states"]["sentence"],
-            "slow ran in 2 states, 1.75x apart (page_size=64 mode=fsdax "
-            "map=dev); slow -> tmpl_nt_fixed: in the faster (21 rounds) "
-            "0.74x, reversed on this CPU; in the slower (15 rounds) 1.17x, "
-            "faster, short of the posted")
+            "slow ran in 2 states, 1.76x apart (page_size=64 mode=fsdax "
+            "map=dev); rounds by probe_rfo, the probe; slow -> "
+            "tmpl_nt_fixed: in the faster (28 rounds) 0.74x, reversed on "
+            "this CPU; in the slower (20 rounds) 1.17x, faster, short of "
+            "the posted")
 
     def test_the_section_shows_each_state(self):
         md = markdown_report([self.log])
         self.assertIn("#### In the machine's states", md)
         self.assertIn(f"- {self.v['states']['sentence']}", md)
-        self.assertRegex(md, r"\| slow 1/2 +\| 21 +\|")
-        self.assertRegex(md, r"\| slow 2/2 +\| 15 +\|")
+        # By what chose the rounds, at the level of Holm's step.
+        self.assertRegex(md, r"\| probe_rfo 1/2 +\| 28 +\|[^\n]*"
+                         r"\| +0\.025 \| 8 processes +\|")
+        self.assertRegex(md, r"\| probe_rfo 2/2 +\| 20 +\|[^\n]*"
+                         r"\| +0\.05 \| 8 processes +\|")
         self.assertIn("**reversed on this CPU**", md)
+        # The fills and the probe against the states of the side in
+        # states (slow), whatever chose the rounds.
+        self.assertIn("Against slow's states (page_size=64 mode=fsdax "
+                      "map=dev)", md)
         self.assertIn("following: probe_rfo 1.41x", md)
         data = json.loads(json_report([self.log]))
         v = next(x for x in data[0]["verdicts"] if x["before"] == "slow")
         self.assertEqual([sv["verdict"] for sv in v["states"]["verdicts"]],
                          [REVERSED, SHORT])
+        self.assertEqual((v["states"]["side"], v["states"]["by"],
+                          v["states"]["chosen"]),
+                         ("slow", "probe_rfo", "probe"))
         self.assertTrue(any(f["name"] == "probe_rfo"
                             and f["follows"] == "yes"
                             for f in data[0]["follows"]))
 
 
+class SixProcesses(unittest.TestCase):
+    """The planted machine in 6 processes, as tests/states_test.c has
+    it: the signed-rank test's smallest p in 6 processes is 2/64
+    (0.03125), below 0.05 but above 0.025, the level Holm's steps give
+    the first of two states; that one is untested there, and so the
+    other is judged at the same level, untested too."""
+
+    def test_both_states_untested_at_half_the_level(self):
+        v = headline(parsed(states_log()))
+        self.assertEqual((v["states"]["by"], v["states"]["chosen"]),
+                         ("probe_rfo", "probe"))
+        self.assertEqual(
+            [(sv["rounds"], sv["chosen"], sv["scope"], sv["processes"],
+              sv["alpha"], sv["verdict"], sv["test"], sv["p"])
+             for sv in v["states"]["verdicts"]],
+            [(21, "probe", SCOPE_PROCESSES, 6, 0.025, UNTESTED, None, None),
+             (15, "probe", SCOPE_PROCESSES, 6, 0.025, UNTESTED, None,
+              None)])
+        self.assertTrue(v["states"]["sentence"].endswith(
+            "in the faster (21 rounds) 0.74x, untested; in the slower "
+            "(15 rounds) 1.17x, untested"), v["states"]["sentence"])
+        # Over every round the two states' answers mix into neither.
+        self.assertNotIn(v["verdict"],
+                         (CONFIRMED, SHORT, BEYOND, FASTER, REVERSED))
+
+
+class Holm(unittest.TestCase):
+    """holm_judged(): every state judged at 0.05, then those tested by
+    p, at 0.05 / m, 0.05 / (m - 1), ..., each after one that found
+    nothing at that one's level."""
+
+    @staticmethod
+    def judged(ps):
+        """holm_judged() of a judge that finds p < alpha, of states whose
+        p is @ps (None: untested)."""
+        def judge(s, alpha):
+            p = ps[s]
+            return {"p": p, "alpha": alpha,
+                    "verdict": UNTESTED if p is None else "judged",
+                    "significant": p is not None and p < alpha}
+        return [(sv["alpha"], sv["significant"])
+                for sv in holm_judged(judge, len(ps))]
+
+    def test_the_steps(self):
+        # By p: state 2 at 0.05 / 3, state 3 at 0.05 / 2, state 1 at
+        # 0.05.
+        self.assertEqual(self.judged([0.03, 0.01, 0.02]),
+                         [(0.05, True), (0.016666666, True),
+                          (0.025, True)])
+        # State 1 not found at 0.05 / 2: state 3, after it, at that same
+        # 0.025 (at 0.05 its 0.04 would have been found).
+        self.assertEqual(self.judged([0.03, 0.01, 0.04]),
+                         [(0.025, False), (0.016666666, True),
+                          (0.025, False)])
+
+    def test_untested_states_are_not_counted(self):
+        # One state tested: its level stays 0.05.
+        self.assertEqual(self.judged([None, 0.04]),
+                         [(0.05, False), (0.05, True)])
+        # Equal p: by state.
+        self.assertEqual(self.judged([0.02, 0.02, None]),
+                         [(0.025, True), (0.05, True), (0.05, False)])
+
+
+class ChosenRounds(unittest.TestCase):
+    """What chooses a state's rounds where the probe does not follow:
+    the majority of the other contenders whose own runs have as many
+    states (here the limit fills, made to follow them), a tie leaving a
+    round in no state; where none have, the side in states itself, a
+    compared side, whose rounds are judged by the U test alone."""
+
+    def states(self, **kw):
+        return headline(parsed(states_log(processes=8, **kw)))["states"]
+
+    def test_the_probe_that_follows_comes_first(self):
+        st = self.states(follow=FILLS)
+        self.assertEqual((st["by"], st["chosen"], st["voters"]),
+                         ("probe_rfo", "probe", 0))
+
+    def test_the_majority_of_the_fills(self):
+        st = self.states(flat=("probe_rfo",), follow=FILLS)
+        self.assertEqual((st["side"], st["by"], st["chosen"], st["voters"]),
+                         ("slow", "majority", "majority", 2))
+        self.assertEqual(
+            [(sv["by"], sv["chosen"], sv["rounds"], sv["scope"],
+              sv["processes"], sv["verdict"]) for sv in st["verdicts"]],
+            [("majority", "majority", 28, SCOPE_PROCESSES, 8, REVERSED),
+             ("majority", "majority", 20, SCOPE_PROCESSES, 8, SHORT)])
+        self.assertIn("; rounds by the majority of 2 other contenders; ",
+                      st["sentence"])
+
+    def test_one_fill_is_named(self):
+        st = self.states(flat=("probe_rfo",), follow=FILLS[:1])
+        self.assertEqual((st["by"], st["chosen"], st["voters"]),
+                         ("limit_nt64", "majority", 1))
+        self.assertIn("; rounds by the majority of 1 other contender; ",
+                      st["sentence"])
+
+    def test_a_tie_is_in_no_state(self):
+        """limit_nt128 runs the first process's 6 rounds in the other
+        state than the machine's: 1 vote each, those rounds in neither
+        state, and the first process in neither."""
+        runs, slower = states_rounds(processes=8, follow=FILLS, astray=6)
+        self.assertEqual(find_states(runs["limit_nt128"], 8).which,
+                         [int(s != (i < 6)) for i, s in enumerate(slower)])
+        st = self.states(flat=("probe_rfo",), follow=FILLS, astray=6)
+        self.assertEqual((st["by"], st["chosen"], st["voters"]),
+                         ("majority", "majority", 2))
+        self.assertEqual(sum(slower[:6]), 3)
+        self.assertEqual(
+            [(sv["rounds"], sv["processes"]) for sv in st["verdicts"]],
+            [(48 - 6 - sum(slower[6:]), 7), (sum(slower[6:]), 7)])
+        self.assertEqual([sv["rounds"] for sv in st["verdicts"]], [25, 17])
+        which = [None] * 6 + [int(s) for s in slower[6:]]
+        for sv in st["verdicts"]:
+            self.assertEqual(
+                sv["before_ns"],
+                int_median(in_state(runs["slow"], which, sv["state"] - 1)))
+
+    def test_a_compared_side_is_seen_at_most(self):
+        """Neither the probe nor a fill follows, and the after side may
+        not vote: slow's own states choose its rounds, judged by the U
+        test of the rounds though 8 processes have some."""
+        st = self.states(flat=("probe_rfo",))
+        self.assertEqual((st["side"], st["by"], st["chosen"], st["voters"]),
+                         ("slow", "slow", "compared", 0))
+        self.assertEqual(
+            [(sv["rounds"], sv["chosen"], sv["scope"], sv["processes"],
+              sv["verdict"], sv["test"]) for sv in st["verdicts"]],
+            [(28, "compared", SCOPE_ROUNDS, 8,
+              WORDS["reversed"][SCOPE_ROUNDS], "exact"),
+             (20, "compared", SCOPE_ROUNDS, 8,
+              WORDS["short"][SCOPE_ROUNDS], "exact")])
+        self.assertIn("; rounds by slow, a compared side: seen at most; ",
+                      st["sentence"])
+
+
 class StateScopes(unittest.TestCase):
     """What a state's verdict may stand on: too few rounds, the rounds of
-    too few processes, one process."""
+    too few processes, one process. Where slow's own slower rounds are
+    cut short (slow_kept), the probe stays (flat) and nothing else
+    follows: slow, a compared side, chooses the rounds."""
+
+    def slow_state(self, kept):
+        v = headline(parsed(states_log(slow_kept=kept,
+                                       flat=("probe_rfo",))))
+        self.assertEqual((v["states"]["by"], v["states"]["chosen"]),
+                         ("slow", "compared"))
+        return v["states"]["verdicts"][1]
 
     def test_too_few_rounds(self):
-        v = headline(parsed(states_log(slow_kept=4)))
-        slow = v["states"]["verdicts"][1]
+        slow = self.slow_state(4)
         self.assertEqual((slow["rounds"], slow["verdict"], slow["p"],
                           slow["test"]), (4, TOO_FEW, None, None))
         # The rounds of the 2 processes that had one there.
@@ -180,30 +376,97 @@ class StateScopes(unittest.TestCase):
                          (SCOPE_ROUNDS, 2))
 
     def test_five_rounds_are_too_few(self):
-        v = headline(parsed(states_log(slow_kept=5)))
-        slow = v["states"]["verdicts"][1]
+        slow = self.slow_state(5)
         self.assertEqual((slow["rounds"], slow["verdict"]), (5, TOO_FEW))
 
     def test_six_rounds_are_judged(self):
-        v = headline(parsed(states_log(slow_kept=6)))
-        slow = v["states"]["verdicts"][1]
-        self.assertEqual(slow["rounds"], 6)
-        self.assertNotEqual(slow["verdict"], TOO_FEW)
+        slow = self.slow_state(6)
+        self.assertEqual((slow["rounds"], slow["scope"], slow["verdict"]),
+                         (6, SCOPE_ROUNDS, WORDS["short"][SCOPE_ROUNDS]))
 
     def test_the_rounds_of_too_few_processes(self):
-        v = headline(parsed(states_log(slow_kept=8)))
-        slow = v["states"]["verdicts"][1]
+        slow = self.slow_state(8)
         self.assertEqual((slow["rounds"], slow["scope"], slow["processes"],
                           slow["verdict"], slow["test"]),
                          (8, SCOPE_ROUNDS, 3, WORDS["short"][SCOPE_ROUNDS],
                           "exact"))
 
+    def test_the_probes_rounds_of_too_few_processes(self):
+        """Rounds the probe chose, but in 2 processes: fewer than the
+        signed-rank test's 6, the U test of the rounds."""
+        v = headline(parsed(states_log(processes=2, runs=18)))
+        self.assertEqual((v["states"]["by"], v["states"]["chosen"]),
+                         ("probe_rfo", "probe"))
+        self.assertEqual(
+            [(sv["rounds"], sv["scope"], sv["processes"], sv["verdict"],
+              sv["test"]) for sv in v["states"]["verdicts"]],
+            [(22, SCOPE_ROUNDS, 2, WORDS["reversed"][SCOPE_ROUNDS],
+              "exact"),
+             (14, SCOPE_ROUNDS, 2, WORDS["short"][SCOPE_ROUNDS], "exact")])
+
     def test_one_process(self):
         v = headline(parsed(states_log(processes=1, runs=36)))
+        self.assertEqual((v["states"]["by"], v["states"]["chosen"]),
+                         ("probe_rfo", "probe"))
         fast, slow = v["states"]["verdicts"]
         self.assertEqual((slow["scope"], slow["processes"], slow["verdict"]),
                          (SCOPE_PROCESS, 1, WORDS["short"][SCOPE_PROCESS]))
         self.assertEqual(fast["rounds"] + slow["rounds"], 36)
+
+
+class ProcessesDiffer(unittest.TestCase):
+    """slow's runs differ between processes only (process k around 80 ms
+    or 100 ms by its parity, 1.5% within, no state switching): two
+    groups, whole processes, which are no states; the "# states:"
+    sentence says so and --check-verdicts holds the log to it."""
+
+    @classmethod
+    def setUpClass(cls):
+        rng = random.Random(1)
+        cls.runs = [round((100e6 if k % 2 else 80e6)
+                          * (1 + 0.015 * rng.gauss(0, 1)))
+                    for k in range(6) for _ in range(6)]
+        cls.text = with_line(states_log(slow_below=0), "slow", cls.runs)
+        cls.log = parsed(cls.text)
+
+    def test_the_groups_are_no_states(self):
+        # As one process's runs they would be two states.
+        self.assertEqual(find_states(self.runs).nr, 2)
+        st = find_states(self.runs, 6)
+        self.assertEqual((st.nr, st.groups, st.groups_apart),
+                         (1, 2, 1250481))
+        self.assertTrue(all("states" not in v for v in verdicts(self.log)))
+        self.assertEqual(follows(self.log), [])
+
+    def test_the_sentence(self):
+        self.assertEqual(
+            processes_differ(self.log),
+            ["slow's runs fall into 2 groups, 1.25x apart (page_size=64 "
+             "mode=fsdax map=dev): the processes differ (no process saw "
+             "both)"])
+
+    def test_its_own_lines_agree(self):
+        lines = own_state_lines(self.log)
+        self.assertEqual(lines[0], "    # states: "
+                         + processes_differ(self.log)[0])
+        own = parsed(self.text + "\n".join(lines) + "\n")
+        self.assertEqual(own.own_states_said, processes_differ(self.log))
+        self.assertEqual(check_verdicts(own), [])
+
+    def test_a_dropped_sentence_is_found(self):
+        lines = own_state_lines(self.log)[1:]
+        probs = check_verdicts(parsed(self.text + "\n".join(lines) + "\n"))
+        self.assertEqual(len(probs), 1, probs)
+        self.assertIn("no processes-differ \"# states:\" line for slow's "
+                      "runs fall into 2 groups", probs[0])
+        # And one the metric lines do not give.
+        lines = own_state_lines(self.log)
+        lines[0] = lines[0].replace("1.25x", "1.30x")
+        probs = check_verdicts(parsed(self.text + "\n".join(lines) + "\n"))
+        self.assertEqual(len(probs), 2, probs)
+        self.assertIn("a processes-differ \"# states:\" line the metric "
+                      "lines do not give: slow's runs fall into 2 groups, "
+                      "1.30x apart", probs[1])
 
 
 class Follows(unittest.TestCase):
@@ -231,12 +494,13 @@ class Follows(unittest.TestCase):
                          ([32, 4], "untested", None))
 
 
-def one_state(ns):
-    """find_states() that finds no states."""
+def one_state(ns, processes=1):
+    """find_states() that finds no states, in any number of
+    @processes."""
     ns = list(ns)
     return States(n=len(ns), nr=1 if ns else 0,
                   states=[(len(ns), 0, min(ns), max(ns))] if ns else [],
-                  which=[0] * len(ns))
+                  which=[0] * len(ns), groups=1 if ns else 0)
 
 
 class OneState(unittest.TestCase):
@@ -273,11 +537,13 @@ class OneState(unittest.TestCase):
 
 class CheckStateLines(unittest.TestCase):
     """--check-verdicts holds the log's "# state", "# state-verdict",
-    "# follows" and "# vs_slow" lines to the report's computation."""
+    "# follows" and "# vs_slow" lines to the report's computation (the
+    planted machine in 8 processes, where the states' verdicts are
+    found)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.text = states_log()
+        cls.text = states_log(processes=8)
         cls.log = parsed(cls.text)
         cls.lines = own_state_lines(cls.log)
         cls.v = headline(cls.log)
@@ -336,13 +602,46 @@ class CheckStateLines(unittest.TestCase):
                       "map=mem state=1/2", probs[1])
 
     def test_changed_rounds_and_a_missing_line_are_found(self):
-        probs = self.check(self.replaced(" rounds=15 ", " rounds=14 "))
+        probs = self.check(self.replaced(" rounds=20 ", " rounds=19 "))
         self.assertEqual(len(probs), 1, probs)
-        self.assertIn("rounds here 14", probs[0])
+        self.assertIn("rounds here 19", probs[0])
         probs = self.check([x for x in self.lines
                             if "state=2/2 rounds" not in x])
         self.assertEqual(len(probs), 1, probs)
         self.assertIn("no state-verdict line", probs[0])
+
+    def test_a_changed_alpha_chosen_or_by_is_found(self):
+        """The state-verdict lines say what chose the rounds (by=,
+        chosen=) and the level of Holm's step (alpha=)."""
+        mine = [x for x in self.lines if "# state-verdict" in x]
+        self.assertIn(" by=probe_rfo chosen=probe state=1/2 rounds=28 "
+                      "alpha=0.025 ", mine[0])
+        self.assertIn(" by=probe_rfo chosen=probe state=2/2 rounds=20 "
+                      "alpha=0.05 ", mine[1])
+        for old, new, found in (
+                ("alpha=0.025", "alpha=0.05", "alpha here 0.05, from the "
+                 "metric lines 0.025"),
+                ("alpha=0.05 ", "alpha=0.0125 ", "alpha here 0.0125, from "
+                 "the metric lines 0.05"),
+                ("chosen=probe", "chosen=majority", "chosen here majority, "
+                 "from the metric lines probe"),
+                ("by=probe_rfo chosen", "by=slow chosen", "by here slow, "
+                 "from the metric lines probe_rfo")):
+            probs = self.check(self.replaced(old, new))
+            self.assertEqual(len(probs), 1, (old, probs))
+            self.assertIn(found, probs[0])
+            self.assertIn("slow -> tmpl_nt_fixed", probs[0])
+
+    def test_a_build_before_chosen_is_not_held_to_them(self):
+        """A log whose state-verdict lines have no chosen= (nor alpha=)
+        is an older build's, which found states by the runs alone: its
+        state lines are not held to today's rule."""
+        old = [re.sub(r" alpha=\S+", "", x.replace(" chosen=probe", ""))
+               for x in self.replaced("state_runs=20", "state_runs=21")]
+        self.assertEqual(self.check(old), [])
+        # With chosen= the changed line is found.
+        self.assertEqual(len(self.check(self.replaced(
+            "state_runs=20", "state_runs=21"))), 1)
 
     def test_a_changed_follows_line_is_found(self):
         probs = self.check(self.replaced("follows=yes", "follows=no"))
@@ -377,7 +676,7 @@ class CheckStateLines(unittest.TestCase):
         "-" (no ratio), and a line without the strategy is found."""
         text = states_log(flat=("slow",))
         runs, _ = states_rounds(flat=("slow",))
-        which = find_states(runs["tmpl_nt_fixed"]).which
+        which = find_states(runs["tmpl_nt_fixed"], 6).which
         text = with_line(text, "slow", [0 if w else x for x, w in
                                         zip(runs["slow"], which)])
         log = parsed(text)
@@ -404,18 +703,18 @@ class CheckStateLines(unittest.TestCase):
     def test_no_vs_slow_where_slow_ran_in_other_rounds(self):
         """slow measured in fewer rounds than the side in states: the C
         prints no "# vs_slow" line (print_vs_slow())."""
-        runs, _ = states_rounds()
-        text = with_line(self.text, "tmpl_memcpy", runs["slow"])
-        text = with_line(text, "slow", runs["slow"][:30], processes=5)
+        runs, _ = states_rounds(processes=8)
+        text = with_line(self.text, "tmpl_memcpy", runs["slow"], 8)
+        text = with_line(text, "slow", runs["slow"][:42], processes=7)
         log = parsed(text)
-        self.assertIn("tmpl_memcpy", [v["states"]["by"] for v in
+        self.assertIn("tmpl_memcpy", [v["states"]["side"] for v in
                                       verdicts(log) if "states" in v])
         self.assertEqual(state_vs_slow(log), [])
 
     def test_a_changed_state_line_is_found(self):
-        probs = self.check(self.replaced("state_runs=15", "state_runs=16"))
+        probs = self.check(self.replaced("state_runs=20", "state_runs=21"))
         self.assertEqual(len(probs), 1, probs)
-        self.assertIn("state_runs here 16", probs[0])
+        self.assertIn("state_runs here 21", probs[0])
 
     def test_an_older_builds_log_is_not_held_to_them(self):
         text = "".join(x + "\n" for x in self.text.splitlines()

@@ -2,8 +2,10 @@
 """Tests of reportlib.states, the rule of lib/states.c: planted states
 found with their runs and medians, one state's noise not split, and the
 rule's edges (the 12 runs, the 1.10x, the widest gap, the middle band,
-the four states) on runs built to sit on them. tools/stats-check holds
-the C rule and this one equal on a few hundred sets."""
+the four states) on runs built to sit on them; runs of several
+processes, whose groups are states only where a process saw two.
+tools/stats-check holds the C rule and this one equal on a few hundred
+sets."""
 import random
 import unittest
 
@@ -253,6 +255,82 @@ class Edges(unittest.TestCase):
         self.assertEqual(states_apart(st), 4_000_000)
         self.assertEqual(states_apart([(5, 0, 0, 0), (5, 9, 9, 9)]),
                          1_000_000)
+
+
+class Processes(unittest.TestCase):
+    """find_states(ns, processes): the runs as @processes blocks, one a
+    process; groups that are whole processes are one state (the
+    processes differ), groups and groups_apart keep what was found."""
+
+    @staticmethod
+    def runs():
+        """6 processes of 6 runs, around 1.0 ms or 1.5 ms by the
+        process's parity, 1% within: two groups, each whole processes."""
+        rng = random.Random(7)
+        return [round((1_500_000 if k % 2 else 1_000_000)
+                      * (1 + 0.01 * rng.gauss(0, 1)))
+                for k in range(6) for _ in range(6)]
+
+    def test_whole_processes_are_one_state(self):
+        x = self.runs()
+        alone = find_states(x)
+        self.assertEqual(([s[0] for s in alone.states], alone.groups),
+                         ([18, 18], 2))
+        st = find_states(x, 6)
+        self.assertEqual((st.n, st.nr, st.which), (36, 1, [0] * 36))
+        s = sorted(x)
+        self.assertEqual(st.states,
+                         [(36, (s[17] + s[18]) // 2, s[0], s[-1])])
+        self.assertEqual(states_apart(st), 1_000_000)
+        # What was found is kept: 2 groups, as far apart as alone.
+        self.assertEqual((st.groups, st.groups_apart),
+                         (2, states_apart(alone)))
+        self.assertTrue(1_450_000 < st.groups_apart < 1_550_000)
+        # Three processes of 12: each still one group's.
+        self.assertEqual(find_states(x, 3).nr, 2)
+        self.assertEqual(find_states(x, 2).nr, 2)
+        # The fast processes first, in 2 of 18: whole groups again.
+        z = x[:6] + x[12:18] + x[24:30] + x[6:12] + x[18:24] + x[30:]
+        st = find_states(z, 2)
+        self.assertEqual((st.nr, st.groups), (1, 2))
+
+    def test_a_process_that_saw_both(self):
+        # One run of the first process swapped with one of the second:
+        # each saw both, the groups are states.
+        x = self.runs()
+        x[0], x[6] = x[6], x[0]
+        st = find_states(x, 6)
+        self.assertEqual((st.nr, st.groups), (2, 2))
+        self.assertEqual(st, find_states(x))
+        self.assertEqual(st.which[:12], [1] + [0] * 5 + [0] + [1] * 5)
+        # One run of the first process at the second's time: states.
+        y = self.runs()
+        y[3] = y[9]
+        st = find_states(y, 6)
+        self.assertEqual((st.nr, st.groups), (2, 2))
+        self.assertEqual([s[0] for s in st.states], [17, 19])
+
+    def test_runs_that_do_not_divide(self):
+        # 35 runs in 6 processes, 37 in 6: taken as one process's.
+        x = self.runs()
+        for y in (x[:35], x + [1_000_000]):
+            st = find_states(y, 6)
+            self.assertEqual(st, find_states(y))
+            self.assertEqual((st.nr, st.groups), (2, 2))
+        # More processes than runs: none to a process, one process too.
+        self.assertEqual(find_states(x, 40), find_states(x))
+
+    def test_one_process_as_before(self):
+        for x in (self.runs(),
+                  planted_states(random.Random(5), (1_000_000, 1_800_000),
+                                 (15, 15), 0.07),
+                  one_state(random.Random(1), "normal", 30), []):
+            st = find_states(x)
+            self.assertEqual(find_states(x, 1), st)
+            self.assertEqual(find_states(x, 0), st)
+            # Where states stand, groups are the states.
+            self.assertEqual((st.groups, st.groups_apart),
+                             (st.nr, states_apart(st)))
 
 
 if __name__ == "__main__":
