@@ -91,11 +91,17 @@ void states_find(const u64 *ns, u32 n, struct states *out, u8 *which)
 	}
 	out->groups = out->nr;
 	out->groups_apart = states_apart(out);
+	out->seen_in = out->nr > 1;
 	for (u32 i = 0; which && i < n; i++)
 		which[i] = states_of(out, ns[i]);
 }
 
-u32 states_seen_in(const struct states *st, const u64 *ns, u32 n, u32 processes)
+/*
+ * How many of @processes processes (@ns[0..n) block after block) have
+ * runs in two of the states @st of those runs: 0 for one state, 1 where
+ * the runs are one process's (or do not divide into the processes).
+ */
+static u32 seen_in(const struct states *st, const u64 *ns, u32 n, u32 processes)
 {
 	u32 per = processes ? n / processes : 0, seen = 0;
 
@@ -120,7 +126,8 @@ void states_find_in_processes(const u64 *ns, u32 n, u32 processes,
 			      struct states *out, u8 *which)
 {
 	states_find(ns, n, out, which);
-	if (out->nr < 2 || states_seen_in(out, ns, n, processes))
+	out->seen_in = seen_in(out, ns, n, processes);
+	if (out->nr < 2 || out->seen_in)
 		return;
 	/* Whole processes apart: one state, of the runs sorted above. */
 	out->nr = 1;

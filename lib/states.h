@@ -61,6 +61,12 @@ struct states {
 	 */
 	u32 groups;
 	u64 groups_apart;
+	/*
+	 * How many processes had runs in two of the groups: 0 where there
+	 * is one, 1 where the runs are one process's (or do not divide into
+	 * the processes); 0 with groups > nr: the processes differ.
+	 */
+	u32 seen_in;
 };
 
 /*
@@ -77,14 +83,6 @@ void states_find(const u64 *ns, u32 n, struct states *out, u8 *which);
  */
 void states_find_in_processes(const u64 *ns, u32 n, u32 processes,
 			      struct states *out, u8 *which);
-
-/*
- * How many of @processes processes (@ns[0..n) block after block) have
- * runs in two of the states @st of those runs: 0 for one state, 1 where
- * the runs are one process's (or do not divide into the processes).
- */
-u32 states_seen_in(const struct states *st, const u64 *ns, u32 n,
-		   u32 processes);
 
 /* The state of a run of @ns ns in @st (that of the range it lies in). */
 u32 states_of(const struct states *st, u64 ns);

@@ -366,11 +366,7 @@ void verdict_judge_state(const struct verdict_claim *claim,
 				(p + 1) * per);
 	v->processes = np > 1 ? in : 1;
 	v->n_before = v->n_after = v->rounds = rounds;
-	/* Rounds the others tied on may leave a state none. */
-	if (!rounds) {
-		v->word = VERDICT_TOO_FEW;
-		return;
-	}
+	/* None where the others tied on every round of the state: too few. */
 	v->before_ns = bench_median(b, rounds);
 	v->after_ns = bench_median(a, rounds);
 	if (v->after_ns)
@@ -512,7 +508,7 @@ int verdict_format(char *buf, size_t len, const struct verdict *v)
 		"verdict=\"%s\"",
 		v->state ? "state-verdict" : "verdict", cl->subject, cl->what,
 		v->before, v->after, cl->source, where, state, posted,
-		v->before_ns, v->after_ns, v->speedup ? x3(v->speedup) : "-",
+		v->before_ns, v->after_ns, v->after_ns ? x3(v->speedup) : "-",
 		ci, over_posted(v, 3), verdict_vs_posted_name(v->vs_posted), p,
 		verdict_scope_name(v->scope), v->processes, v->n_before,
 		v->n_after,
@@ -571,8 +567,7 @@ static void print_states(const char *where, const struct verdict_samples *c,
 			   "high_ns=%llu apart=%s seen_in=%u\n",
 			   c->name, where, st->n, s + 1, st->nr, st->s[s].runs,
 			   st->s[s].median_ns, st->s[s].low_ns,
-			   st->s[s].high_ns, x3(states_apart(st)),
-			   states_seen_in(st, c->ns, c->n, c->processes));
+			   st->s[s].high_ns, x3(states_apart(st)), st->seen_in);
 }
 
 /* How state @s of @nr reads in a sentence. */
@@ -707,7 +702,7 @@ static bool votes_on_rounds(const struct verdict_samples *x,
  * probe's own states, where it follows @side's and has as many; else each
  * round's state by the majority of the contenders that may vote
  * (votes_on_rounds(); a tie: the round is in no state); else @side's own,
- * a compared side's. @voters: how many voted (0 but for a majority).
+ * a compared side's.
  */
 static void choose_rounds(const struct verdict_samples *side,
 			  const struct states *st, const u8 *side_which,
@@ -715,16 +710,16 @@ static void choose_rounds(const struct verdict_samples *side,
 			  const struct verdict_samples *a,
 			  const struct verdict_samples *c,
 			  const struct states *sts, u32 n, u8 *which,
-			  struct verdict_rounds *r, u32 *voters)
+			  struct verdict_rounds *r)
 {
+	/* The contenders that may vote: at most BENCH_MAX_ENTRIES. */
+	u32 voter[BENCH_MAX_ENTRIES], nv = 0;
 	struct verdict_follow f;
-	u32 last = 0;
 
 	*r = (struct verdict_rounds){.by = side->name,
 				     .chosen = VERDICT_CHOSEN_COMPARED,
 				     .which = which,
 				     .nr_states = st->nr};
-	*voters = 0;
 	for (u32 j = 0; j < n; j++) {
 		if (c[j].kind != VERDICT_SAMPLES_PROBE || sts[j].nr != st->nr ||
 		    !verdict_follows(side, &c[j], side_which, st, &f) ||
@@ -736,24 +731,22 @@ static void choose_rounds(const struct verdict_samples *side,
 		r->chosen = VERDICT_CHOSEN_PROBE;
 		return;
 	}
-	for (u32 j = 0; j < n; j++)
-		if (votes_on_rounds(&c[j], &sts[j], side, st, b, a)) {
-			++*voters;
-			last = j;
-		}
-	if (!*voters) {
+	for (u32 j = 0; j < n && nv < ARRAY_SIZE(voter); j++)
+		if (votes_on_rounds(&c[j], &sts[j], side, st, b, a))
+			voter[nv++] = j;
+	if (!nv) {
 		memcpy(which, side_which, side->n);
 		return;
 	}
-	r->by = *voters == 1 ? c[last].name : "majority";
+	r->voters = nv;
+	r->by = nv == 1 ? c[voter[0]].name : "majority";
 	r->chosen = VERDICT_CHOSEN_MAJORITY;
 	for (u32 i = 0; i < side->n; i++) {
 		u32 votes[STATES_MAX] = {0}, best = 0;
 		bool tie = false;
 
-		for (u32 j = 0; j < n; j++)
-			if (votes_on_rounds(&c[j], &sts[j], side, st, b, a))
-				votes[states_of(&sts[j], c[j].ns[i])]++;
+		for (u32 v = 0; v < nv; v++)
+			votes[states_of(&sts[voter[v]], c[voter[v]].ns[i])]++;
 		for (u32 s = 1; s < st->nr; s++) {
 			if (votes[s] == votes[best])
 				tie = true;
@@ -822,7 +815,7 @@ static void judge_states(const struct verdict *v,
 }
 
 /* The words of what chose the rounds, for the "# states:" sentence. */
-static const char *chosen_words(const struct verdict_rounds *r, u32 voters)
+static const char *chosen_words(const struct verdict_rounds *r)
 {
 	static char buf[96];
 
@@ -830,7 +823,8 @@ static const char *chosen_words(const struct verdict_rounds *r, u32 voters)
 		ntb_snprintf(buf, sizeof(buf), "%s, the probe", r->by);
 	else if (r->chosen == VERDICT_CHOSEN_MAJORITY)
 		ntb_snprintf(buf, sizeof(buf), "the majority of %u other %s",
-			     voters, voters == 1 ? "contender" : "contenders");
+			     r->voters,
+			     r->voters == 1 ? "contender" : "contenders");
 	else
 		ntb_snprintf(buf, sizeof(buf),
 			     "%s, a compared side: seen at most", r->by);
@@ -859,7 +853,6 @@ static void publish_in_states(const struct verdict *v,
 	const struct states *st;
 	static char line[VERDICT_LINE_MAX], say[VERDICT_LINE_MAX];
 	struct verdict_rounds r;
-	u32 voters;
 	int len;
 
 	/* Rounds pair up only where both sides ran in the same ones. */
@@ -871,16 +864,14 @@ static void publish_in_states(const struct verdict *v,
 		return;
 	for (u32 i = 0; i < side->n; i++)
 		side_which[i] = states_of(st, side->ns[i]);
-	choose_rounds(side, st, side_which, b, a, c, sts, n, which, &r,
-		      &voters);
+	choose_rounds(side, st, side_which, b, a, c, sts, n, which, &r);
 	judge_states(v, b, a, &r, sv);
 	len = ntb_snprintf(say, sizeof(say),
 			   "# states: %s ran in %u states, %sx apart (%s); "
 			   "rounds by %s; %s -> %s:",
 			   side->name, st->nr,
 			   bench_fixed(states_apart(st), VERDICT_SCALE, 2),
-			   where, chosen_words(&r, voters), v->before,
-			   v->after);
+			   where, chosen_words(&r), v->before, v->after);
 	for (u32 s = 0; s < st->nr; s++) {
 		verdict_format(line, sizeof(line), &sv[s]);
 		kunit_diag("%s\n", line);

@@ -186,6 +186,7 @@ struct verdict_rounds {
 	enum verdict_chosen chosen;
 	const u8 *which;
 	u32 nr_states;
+	u32 voters; /* a majority's: how many voted */
 };
 
 struct verdict {

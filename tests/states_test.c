@@ -354,6 +354,7 @@ static void states_processes_apart(struct kunit *test)
 	states_find_in_processes(ns, 30, 6, &st, which);
 	KUNIT_EXPECT_EQ(test, st.nr, 1);
 	KUNIT_EXPECT_EQ(test, st.groups, 2);
+	KUNIT_EXPECT_EQ(test, st.seen_in, 0);
 	KUNIT_EXPECT_GT(test, st.groups_apart, 1200000);
 	KUNIT_EXPECT_LT(test, st.groups_apart, 1300000);
 	KUNIT_EXPECT_EQ(test, st.s[0].runs, 30);
@@ -365,12 +366,14 @@ static void states_processes_apart(struct kunit *test)
 	ns[4] = around(&state, centre[1], 1);
 	states_find_in_processes(ns, 30, 6, &st, which);
 	KUNIT_EXPECT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, st.seen_in, 1);
 	KUNIT_EXPECT_EQ(test, which[4], 1);
 	KUNIT_EXPECT_EQ(test, which[3], 0);
 	ns[4] = moved;
 	/* Runs that do not divide into the processes: one process's. */
 	states_find_in_processes(ns, 30, 7, &st, NULL);
 	KUNIT_EXPECT_EQ(test, st.nr, 2);
+	KUNIT_EXPECT_EQ(test, st.seen_in, 1);
 	states_find_in_processes(ns, 30, 1, &st, NULL);
 	KUNIT_EXPECT_EQ(test, st.nr, 2);
 }

@@ -8,8 +8,9 @@
  * the runs in ns, of P processes block after block; the rule looks at
  * the first 1000). Each output line, in
  * the same order: "n nr" then, for each of the nr states fastest first,
- * "runs median low high", then "groups G A" (the groups the runs fell
- * into and their slowest median over their fastest in millionths), then
+ * "runs median low high", then "groups G A S" (the groups the runs fell
+ * into, their slowest median over their fastest in millionths, and how
+ * many processes saw two of them), then
  * "which w1 .. wn", the state of each run in input order, all on one line
  * separated by single spaces. A line that cannot be read stops the program
  * naming its number (exit 2).
@@ -64,7 +65,8 @@ int main(void)
 			printf(" %u %llu %llu %llu", st.s[s].runs,
 			       st.s[s].median_ns, st.s[s].low_ns,
 			       st.s[s].high_ns);
-		printf(" groups %u %llu which", st.groups, st.groups_apart);
+		printf(" groups %u %llu %u which", st.groups, st.groups_apart,
+		       st.seen_in);
 		for (u32 i = 0; i < st.n; i++)
 			printf(" %u", which[i]);
 		printf("\n");

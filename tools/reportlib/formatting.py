@@ -89,5 +89,13 @@ def ordered_unique(values):
 def fmt_alpha(alpha):
     """A level as lib/verdict.c's alpha_words() writes it: six decimals,
     no trailing zeros but one ("0.025", "0.05", "0.016667")."""
-    text = f"{alpha:.6f}".rstrip("0")
+    text = fixed_half_up(round(alpha * 1e9), 10 ** 9, 6).rstrip("0")
     return text + "0" if text.endswith(".") else text
+
+
+def fixed_half_up(num, den, decimals):
+    """@num / @den (integers) with @decimals decimals, rounded half up, as
+    lib/printf.c's ntb_fmt_fixed() writes it."""
+    q = (2 * num * 10 ** decimals + den) // (2 * den)
+    whole, frac = divmod(q, 10 ** decimals)
+    return f"{whole}.{frac:0{decimals}d}" if decimals else str(whole)

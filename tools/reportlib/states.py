@@ -44,13 +44,16 @@ class States:
     and which[i], the state of the i-th run looked at; groups, the groups
     the runs fell into, and groups_apart, the slowest's median over the
     fastest's in millionths (nr and states_apart() where they are states,
-    more groups than states where no process saw two of them)."""
+    more groups than states where no process saw two of them), and
+    seen_in, how many processes had runs in two of the groups
+    (_seen_in())."""
     n: int = 0
     nr: int = 0
     states: list = field(default_factory=list)
     which: list = field(default_factory=list)
     groups: int = 0
     groups_apart: int = 1_000_000
+    seen_in: int = 0
 
 
 def _mad(v, a, b, med):
@@ -102,10 +105,10 @@ def states_apart(states):
     return st[-1][1] * 1_000_000 // st[0][1]
 
 
-def seen_in(states, processes, n):
+def _seen_in(states, processes, n):
     """How many of @processes processes, whose @n runs (block after
     block) gave the States @states, have runs in two of its states
-    (lib/states.c's states_seen_in()): 0 for one state, 1 where the runs
+    (lib/states.c's seen_in()): 0 for one state, 1 where the runs
     are one process's or do not divide into the processes."""
     per = n // processes if processes > 0 else 0
     if states.nr < 2:
@@ -147,7 +150,8 @@ def find_states(ns, processes=1):
     out = States(n=n, nr=len(states), states=states, groups=len(states),
                  groups_apart=states_apart(states))
     out.which = [states_of(states, v) for v in ns]
-    if out.nr > 1 and not seen_in(out, processes, len(full)):
+    out.seen_in = _seen_in(out, processes, len(full))
+    if out.nr > 1 and not out.seen_in:
         # Whole processes apart: one state of every run looked at.
         out.nr = 1
         out.states = [(n, int_median(x), x[0], x[-1])]

@@ -445,7 +445,7 @@ def own_state_verdict_line(v, sv, word=None, speedup=None):
             f'alpha={fmt_alpha(sv["alpha"])} '
             f'before_ns={sv["before_ns"]} '
             f'after_ns={sv["after_ns"]} '
-            f'speedup={fixed3(speedup or sv["speedup"] or None)} '
+            f'speedup={fixed3(speedup or sv["speedup"])} '
             f'ci_low={fixed3(ci[0])} ci_high={fixed3(ci[1])} '
             f'vs_posted={sv.get("vs_posted") or "-"} p={p} '
             f'scope={sv["scope"]} processes={sv["processes"]} '
@@ -458,22 +458,18 @@ def own_state_lines(log):
     """The "# state", "# follows", "# vs_slow", "# verdict",
     "# state-verdict" and "# states:" lines lib/verdict.c prints for @log
     (parsed), from the report's own computation (reportlib.verdicts)."""
-    from reportlib.states import seen_in, states_apart
-    from reportlib.verdicts import (contenders, follows, processes_differ,
-                                    processes_of, samples_of, state_lines,
+    from reportlib.states import states_apart
+    from reportlib.verdicts import (follows, processes_differ, state_lines,
                                     state_vs_slow, verdicts)
     out = [f"    # states: {x}" for x in processes_differ(log)]
     vs = verdicts(log)
-    recs = contenders(log)
     for (where, name), st in state_lines(log).items():
-        rec = recs[where][name][0]
-        seen = seen_in(st, processes_of(rec), len(samples_of(rec)))
         for s, (runs, med, low, high) in enumerate(st.states):
             out.append(f"    # state strategy={name} {where} runs={st.n} "
                        f"state={s + 1}/{st.nr} state_runs={runs} "
                        f"median_ns={med} low_ns={low} high_ns={high} "
                        f"apart={fixed3(states_apart(st) / 1e6)} "
-                       f"seen_in={seen}")
+                       f"seen_in={st.seen_in}")
     for f in follows(log, vs):
         p = "-" if f["p"] is None else f"{f['p']:.6f}"
         out.append(f"    # follows {f['kind']}={f['name']} "

@@ -300,8 +300,12 @@ class Processes(unittest.TestCase):
         x = self.runs()
         x[0], x[6] = x[6], x[0]
         st = find_states(x, 6)
-        self.assertEqual((st.nr, st.groups), (2, 2))
-        self.assertEqual(st, find_states(x))
+        self.assertEqual((st.nr, st.groups, st.seen_in), (2, 2, 2))
+        # As one process's runs: the same states, seen in the one.
+        one = find_states(x)
+        self.assertEqual(one.seen_in, 1)
+        one.seen_in = st.seen_in
+        self.assertEqual(st, one)
         self.assertEqual(st.which[:12], [1] + [0] * 5 + [0] + [1] * 5)
         # One run of the first process at the second's time: states.
         y = self.runs()

@@ -51,11 +51,10 @@ the same computation.
 """
 from reportlib import level, manifest
 from reportlib.compare import identity
-from reportlib.formatting import (ci_title, fmt_alpha, fmt_ci, fmt_ns, fmt_p,
-                                  md_table)
+from reportlib.formatting import (ci_title, fixed_half_up, fmt_alpha, fmt_ci,
+                                  fmt_ns, fmt_p, md_table)
 from reportlib.logs import PROCESS_KEYS, STATE_LINES
-from reportlib.states import (MAX_RUNS, find_states, seen_in, states_apart,
-                              states_of)
+from reportlib.states import MAX_RUNS, find_states, states_apart, states_of
 from reportlib.stats import (
     MIN_SAMPLES,
     RATIO_SCALE,
@@ -382,14 +381,6 @@ def processes_differ(log):
     return out
 
 
-def fixed_half_up(num, den, decimals):
-    """@num / @den (integers) with @decimals decimals, rounded half up, as
-    lib/printf.c's ntb_fmt_fixed() writes it."""
-    q = (2 * num * 10 ** decimals + den) // (2 * den)
-    whole, frac = divmod(q, 10 ** decimals)
-    return f"{whole}.{frac:0{decimals}d}" if decimals else str(whole)
-
-
 def paired(x, y):
     """Whether the lines @x and @y ran in the same rounds, so that their
     runs pair up by index (paired() of lib/verdict.c): as many runs, at
@@ -555,11 +546,6 @@ def judge_state(log, claim, v, sb, sa, processes, rounds, s, alpha):
               n_before=len(b), n_after=len(a), significant=False,
               scope=scope_of(log, 1),
               processes=len(procs) if np_ > 1 else 1, test=None)
-    if not b:
-        # Rounds the other contenders tied on may leave a state none.
-        sv["why"] = "no round in this state"
-        sv["verdict"] = TOO_FEW
-        return sv
     if sv["after_ns"]:
         sv["speedup"] = sv["before_ns"] / sv["after_ns"]
     if np_ > 1:
@@ -942,8 +928,7 @@ def line_problems(what, v, t):
         ("verdict", t.get("verdict"), word, None),
         ("n", t.get("n"), f"{v['n_before']}+{v['n_after']}"
          if v.get("n_before") is not None else None, None),
-        # lib/verdict.c prints a speed-up of 0 (nothing timed) as "-".
-        ("speedup", parsed_float(t.get("speedup")), v["speedup"] or None,
+        ("speedup", parsed_float(t.get("speedup")), v["speedup"],
          0.0006),
         ("ci_low", parsed_float(t.get("ci_low")), ci[0], 0.0006),
         ("ci_high", parsed_float(t.get("ci_high")), ci[1], 0.0006),
@@ -1034,21 +1019,17 @@ def check_state_lines(log, vs=None):
     if not prints_states(log):
         return []
     vs = verdicts(log) if vs is None else vs
-    recs = contenders(log)
-    ours = {(where, name, f"state={s + 1}/{st.nr}"):
-            (st, s, recs[where][name][0])
+    ours = {(where, name, f"state={s + 1}/{st.nr}"): (st, s)
             for (where, name), st in state_lines(log).items()
             for s in range(st.nr)}
     theirs = {(config_of(t), t.get("strategy"), f"state={t.get('state')}"): t
               for t in log.own_states}
 
     def state_line(what, o, t):
-        st, s, rec = o
+        st, s = o
         runs, med, low, high = st.states[s]
         return value_problems(what, [
-            ("seen_in", t.get("seen_in"),
-             str(seen_in(st, processes_of(rec), len(samples_of(rec)))),
-             None),
+            ("seen_in", t.get("seen_in"), str(st.seen_in), None),
             ("runs", t.get("runs"), str(st.n), None),
             ("state_runs", t.get("state_runs"), str(runs), None),
             ("median_ns", t.get("median_ns"), str(med), None),
