@@ -156,7 +156,8 @@ $(MANIFEST_GEN): %: %.stamp ;
 $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMUS_GEN) $(MANIFEST_GEN)
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
-	check-format kernel-memmap check-kernel-memmap check-report-html
+	check-format kernel-memmap check-kernel-memmap check-report-html \
+	report-selftest check-lab-deps
 all: image
 image: $(B)/BOOTX64.EFI
 
@@ -219,6 +220,16 @@ check-kernel-memmap: $(B)/host/ntbench
 # The HTML page of real hosted runs, opened in headless Chromium.
 check-report-html: $(B)/host/ntbench
 	tools/check-report-html --ntbench $(B)/host/ntbench --out $(B)/report-html
+
+# reportlib's unit tests (tools/report's readers, a LAVA job log's among
+# them).
+report-selftest:
+	tools/report --selftest
+
+# The lab's dependency step fails on a failed install and skips only
+# where a package has no candidate (stand-ins for apt; root only).
+check-lab-deps:
+	tools/check-lab-deps
 
 # The image's Mann-Whitney engine on sample sets from stdin, and its
 # comparison with scipy.stats (tools/stats-check, docs/statistics.md).

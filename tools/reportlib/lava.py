@@ -75,9 +75,26 @@ def entries_of(text):
     return entries, skipped
 
 
+# A boot begins with the image's header or its KTAP stream.
+BOOT_START_RE = re.compile(r"^[ \t]*(?:# ntboot |KTAP version)", re.M)
+
+
 def console_of(entries):
-    return "".join(str(e["msg"]).replace('\\"', '"') + "\n"
-                   for e in entries if e["lvl"] == "target")
+    """The console the log's "target" entries hold, a line each. LAVA
+    writes what the console held when its connection closed as an entry
+    of its own, whole or not: the last line of a boot that never reached
+    its summary line is therefore read as cut (no newline after it, as
+    a plain log that stopped mid-line), and reportlib.logs names it and
+    leaves it unread; nor does the monitor pattern match it."""
+    console = "".join(str(e["msg"]).replace('\\"', '"') + "\n"
+                      for e in entries if e["lvl"] == "target")
+    last = None
+    for last in SUMMARY_RE.finditer(console):
+        pass
+    after = console[console.find("\n", last.end()) + 1:] if last else console
+    if BOOT_START_RE.search(after):
+        return console[:-1]
+    return console
 
 
 def results_of(entries):
@@ -111,7 +128,7 @@ def boots(text):
         at = stop
     # After the last summary: a boot that never finished, if it began
     # (the image's header or its KTAP start), else the shutdown's words.
-    if re.search(r"^[ \t]*(?:# ntboot |KTAP version)", console[at:], re.M):
+    if BOOT_START_RE.search(console[at:]):
         parts.append((console[at:], None))
     return [(f"boot-{i}", part, counts,
              suites[i - 1] if i <= len(suites) else None)

@@ -11,7 +11,8 @@ import unittest
 
 import yaml
 
-from reportlib import lava
+from reportlib import lava, logs
+from reportlib.test_kcidb import WHOLE as KCIDB_LOG
 
 BOOT = """# ntboot 0.1 cpu="Xeon" vendor=GenuineIntel family=6 model=167 stepping=1
 KTAP version 1
@@ -74,6 +75,25 @@ class JobLog(unittest.TestCase):
         self.assertIsNone(got[1][2])
         self.assertIn("does not say how many",
                       lava.check_boot(got[1][1], got[1][3]))
+
+    def test_a_console_cut_inside_a_line_is_read_as_cut(self):
+        # The console stopped one digit into median_ns=1200, and LAVA
+        # wrote what it held as an entry of its own: the boot never
+        # reached its summary, so its last line is not read as whole.
+        whole = BOOT.split("# metric suite=bench_limit")[0]
+        cut = whole + "# metric suite=bench_limit strategy=limit_nt64 " \
+            "bytes=4096 median_ns=1"
+        text = job_log([cut], [2])
+        text = text[:text.rindex('{"dt"')]      # no poweroff after it
+        (name, part, counts, _), = lava.boots(text)
+        self.assertIsNone(counts)
+        self.assertEqual(part, cut)             # no newline after the cut
+        log = logs.parse_log(part, name, "A")
+        self.assertEqual(log.metrics, [])
+        self.assertIn("ends mid-line", " ".join(log.warnings))
+        # A boot that reached its summary keeps its lines whole, and so
+        # does the text after it when no boot began there.
+        self.assertEqual(lava.boots(job_log([BOOT], [4]))[0][1], BOOT)
 
     def test_lines_that_are_not_entries_are_counted(self):
         entries, skipped = lava.entries_of(job_log([BOOT], [4], noise=True))
@@ -183,6 +203,31 @@ class ThroughTheCommand(unittest.TestCase):
                       "printed 4", res.stderr)
         again = self.report("--db", db, "add", job)
         self.assertEqual(again.stderr.count("not added again"), 2)
+
+    def test_a_cut_boot_gives_no_figure_and_is_not_added(self):
+        # The console closed one digit into median_ns=1200.
+        cut = KCIDB_LOG.split("median_ns=1200")[0] + "median_ns=1"
+        path = os.path.join(self.tmp.name, "cut.log")
+        with open(path, "w") as f:
+            text = job_log([cut], [1])
+            f.write(text[:text.rindex('{"dt"')])
+        res = self.report("--kcidb", path)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        tests = json.loads(res.stdout)["tests"]
+        self.assertFalse([t for t in tests
+                          if t["path"].startswith("ntboot.bench_x.")],
+                         [t["path"] for t in tests])
+        self.assertNotIn(tests[0]["status"], ("PASS", None), tests[0])
+        self.assertIn("ends mid-line", res.stderr)
+        db = os.path.join(self.tmp.name, "h.db")
+        res = self.report("--db", db, "add", path)
+        self.assertEqual(res.returncode, 1, res.stderr)
+        self.assertIn("cut.log#boot-1: not added: the log has no summary "
+                      "line", res.stderr)
+        whole = self.job("whole.log", [1200], [4])
+        res = self.report("--db", db, "add", whole)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("whole.log#boot-1: added", res.stderr)
 
     def test_compare_two_jobs_across_their_boots(self):
         a = self.job("a.log", [1000, 1003, 998, 1001], [4] * 4)
