@@ -57,10 +57,15 @@ CUT_LINE_RE = re.compile(r"[ \t]*# metric .* median_ns=[0-9]")
 def report(lab, *args):
     """tools/report ARGS under this Python (Debian's, with scipy):
     (exit status, stdout, stderr)."""
-    p = subprocess.run([sys.executable, os.path.join(lab.ROOT, "tools",
-                                                     "report"), *args],
-                       stdin=subprocess.DEVNULL, capture_output=True,
-                       text=True, timeout=lab.READY_LIMIT)
+    argv = [sys.executable, os.path.join(lab.ROOT, "tools", "report"),
+            *args]
+    try:
+        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True,
+                           timeout=lab.READY_LIMIT)
+    except subprocess.TimeoutExpired:
+        raise lab.Failed(f"tools/report {' '.join(args)}: ran past "
+                         f"{lab.READY_LIMIT}s")
     return p.returncode, p.stdout, p.stderr
 
 
@@ -83,8 +88,12 @@ def rendered(lab, job):
         json.dumps(job.get("context") or {}), lab.DEVICE))
 
 
-def qemu_parameters(device):
-    return device["actions"]["boot"]["methods"]["qemu"]["parameters"]
+def qemu_parameters(lab, device):
+    try:
+        return device["actions"]["boot"]["methods"]["qemu"]["parameters"]
+    except (KeyError, TypeError):
+        raise lab.Failed(f"device {lab.DEVICE}: the server's rendering has "
+                         f"no actions.boot.methods.qemu.parameters")
 
 
 def filter_options(lab, command):
@@ -109,12 +118,12 @@ def cut_dictionary(lab, command):
 
 
 def set_cut_dictionary(lab, job):
-    command = qemu_parameters(rendered(lab, job))["command"]
+    command = qemu_parameters(lab, rendered(lab, job))["command"]
     path = os.path.join(lab.STATE_DIR, "device-console-cut.jinja2")
     with open(path, "w") as f:
         f.write(cut_dictionary(lab, command))
     lab.lavacli("devices", "dict", "set", lab.DEVICE, path)
-    got = qemu_parameters(rendered(lab, job))
+    got = qemu_parameters(lab, rendered(lab, job))
     want = [filter_options(lab, command)] + lab.qemu_options(
         lab.qemu_device())
     if got["command"] != filter_path(lab) or got["options"] != want:
@@ -140,10 +149,11 @@ def console_cut(lab, job, monitors):
     keep = keep_path(lab)
     if os.path.exists(keep):
         os.remove(keep)
-    set_cut_dictionary(lab, job)
     try:
+        set_cut_dictionary(lab, job)
         read = lab.submit(job, monitors, lab.QUEUE_LIMIT + FAULT_LIMIT)
     finally:
+        # whatever happened: no later job runs behind the filter
         restore_dictionary(lab)
     name = f"job {read.id}"
     if not os.path.exists(keep):
@@ -177,8 +187,12 @@ def invented_on_purpose(lab, read, monitors, serial, serial_whole):
     """The read-back must fail for the server's results with the cut
     line's record added (its figure: the digit the console passed), and
     name that record."""
-    invented = record_as_stored(
-        lab.whole_results(monitors[0], serial + "\n")[len(serial_whole)])
+    as_whole = lab.whole_results(monitors[0], serial + "\n")
+    if len(as_whole) != len(serial_whole) + 1:
+        raise lab.Failed(f"job {read.id}: the cut line read as whole gives "
+                         f"{len(as_whole) - len(serial_whole)} records, "
+                         f"not 1: nothing to add on purpose")
+    invented = record_as_stored(as_whole[-1])
     name = monitors[0]["name"]
     stored = dict(read.stored)
     stored[name] = list(stored[name] or []) + [invented]
@@ -209,8 +223,7 @@ def cut_reports(lab, read, last):
     cut_lineno = cut_part.count("\n") + 1
     tests = json.loads(out)["tests"]
     from_cut = [t["path"] for t in tests
-                if t.get("misc", {}).get("line") == cut_lineno
-                and "number" in t]
+                if t.get("misc", {}).get("line") == cut_lineno]
     run = [t for t in tests if t["path"] == "ntboot"]
     if from_cut or not run or run[-1]["status"] == "PASS":
         raise lab.Failed(f"tools/report --kcidb {read.log}: "
@@ -260,22 +273,29 @@ def worker_entry(lab, state):
 
 def kill_worker(lab):
     """SIGKILL to the worker's whole process family, then lava-worker
-    started again; the names of the processes killed."""
+    started again: (the processes killed, in words; the time.time() at
+    which none of them was left)."""
     state = lab.load_state()
     entry = worker_entry(lab, state)
     if entry is None:
-        # Debian's unit: its control group holds lava-run and QEMU.
+        # Debian's unit (untested: the CI machines run no systemd): all
+        # of its control group, lava-run and QEMU with it; the unit may
+        # restart itself (Restart=), so it is restarted whatever it is.
+        main = lab.run(["systemctl", "show", "-p", "MainPID", "--value",
+                        "lava-worker"], "lava-worker",
+                       timeout=lab.READY_LIMIT).strip()
         lab.run(["systemctl", "kill", "--signal=SIGKILL", "lava-worker"],
                 "lava-worker", timeout=lab.READY_LIMIT)
         end = time.monotonic() + lab.STOP_LIMIT
-        while lab.unit_active("lava-worker"):
+        while main.isdigit() and os.path.exists(f"/proc/{main}"):
             if time.monotonic() > end:
-                raise lab.Failed(f"lava-worker: still active "
-                                 f"{lab.STOP_LIMIT}s after SIGKILL")
+                raise lab.Failed(f"lava-worker: pid {main} survives SIGKILL "
+                                 f"{lab.STOP_LIMIT}s")
             time.sleep(0.2)
-        lab.run(["systemctl", "start", "lava-worker"], "lava-worker",
+        gone = time.time()
+        lab.run(["systemctl", "restart", "lava-worker"], "lava-worker",
                 timeout=lab.READY_LIMIT)
-        return ["the lava-worker unit's control group"]
+        return "the lava-worker unit's control group", gone
     members = lab.family(entry)
     names = sorted({comm(pid) for pid in members})
     lab.signal_all(members, signal.SIGKILL)
@@ -285,11 +305,12 @@ def kill_worker(lab):
             raise lab.Failed(f"lava-worker: pids {sorted(left)} survive "
                              f"SIGKILL")
         time.sleep(0.2)
+    gone = time.time()
     state["pids"].remove(entry)
     lab.save_state(state)
     argv = dict(lab.services())["lava-worker"]
     lab.start_service(state, "lava-worker", argv)
-    return [f"{len(members)} processes: " + ", ".join(names)]
+    return f"{len(members)} processes: " + ", ".join(names), gone
 
 
 def comm(pid):
@@ -323,12 +344,11 @@ def wait_final(lab, job_id, back):
 def worker_killed(lab, job, monitors):
     job_id = lab.send(job)
     n = wait_for_a_result(lab, job_id, monitors)
-    since = time.time()
-    killed = kill_worker(lab)
+    killed, gone = kill_worker(lab)
     lab.say(f"job {job_id}: {n} results stored; worker killed with "
-            f"SIGKILL ({'; '.join(killed)}), lava-worker started again")
+            f"SIGKILL ({killed}), lava-worker started again")
     lab.wait_for(f"lava-worker {lab.WORKER}: a ping the server answered "
-                 f"after the kill", lambda: lab.pinged_since(since),
+                 f"after the kill", lambda: lab.pinged_since(gone),
                  "lava-worker")
     final = wait_final(lab, job_id, time.monotonic())
     read = lab.JobRead(job_id, final, monitors)

@@ -81,13 +81,22 @@ BOOT_START_RE = re.compile(r"^[ \t]*(?:# ntboot |KTAP version)", re.M)
 
 def console_of(entries):
     """The console the log's "target" entries hold, a line each. LAVA
-    writes what the console held when its connection closed as an entry
-    of its own, whole or not: the last line of a boot that never reached
-    its summary line is therefore read as cut (no newline after it, as
-    a plain log that stopped mid-line), and reportlib.logs names it and
-    leaves it unread; nor does the monitor pattern match it."""
-    console = "".join(str(e["msg"]).replace('\\"', '"') + "\n"
-                      for e in entries if e["lvl"] == "target")
+    logs a line once its newline has come, and what the console held
+    when its connection closed as an entry of its own, whole or not: the
+    last line of a boot that never reached its summary line is therefore
+    read as cut (no newline after it, as a plain log that stopped
+    mid-line), and reportlib.logs names it and leaves it unread; nor
+    does the monitor pattern match it. Unless a test monitor's result
+    was recorded after it: the monitor matches whole lines only, so that
+    line had its newline (a lava-run killed outright logs nothing at
+    close). LAVA's own results (suite "lava": its actions, the job) are
+    no such sign."""
+    lines = [(i, str(e["msg"]).replace('\\"', '"'))
+             for i, e in enumerate(entries) if e["lvl"] == "target"]
+    console = "".join(msg + "\n" for _, msg in lines)
+    if not lines or any(monitor_result(e)
+                        for e in entries[lines[-1][0] + 1:]):
+        return console
     last = None
     for last in SUMMARY_RE.finditer(console):
         pass
@@ -95,6 +104,14 @@ def console_of(entries):
     if BOOT_START_RE.search(after):
         return console[:-1]
     return console
+
+
+def monitor_result(entry):
+    """The entry is a result a test monitor recorded (not one of LAVA's
+    own suite, "lava")."""
+    msg = entry["msg"]
+    return (entry["lvl"] == "results" and isinstance(msg, dict)
+            and msg.get("definition") not in (None, "lava"))
 
 
 def results_of(entries):

@@ -29,9 +29,13 @@ def entry(lvl, msg):
     return {"dt": "2026-12-03T10:00:00", "lvl": lvl, "msg": msg}
 
 
-def job_log(boots, results, style="lines", noise=False):
+def job_log(boots, results, style="lines", noise=False, end="poweroff",
+            closed=False):
     """A job log of @boots (console texts); @results: per boot, how many
-    results LAVA recorded for it (of 4)."""
+    results LAVA recorded for it (of 4); @end: the console's last line,
+    after them (the shutdown's words; what the console held when the
+    connection closed; None: nothing); @closed: LAVA's own result of a
+    job whose connection closed follows it, as it does."""
     entries = [entry("info", "start: 0 validate")]
     for i, (text, n) in enumerate(zip(boots, results), 1):
         entries.append(entry("info", f"start: boot {i}"))
@@ -41,7 +45,12 @@ def job_log(boots, results, style="lines", noise=False):
                   "suite_ntboot"][:n]:
             entries.append(entry("results", {"definition": f"ntboot-{i}",
                                              "case": c, "result": "pass"}))
-    entries.append(entry("target", "poweroff"))
+    if end is not None:
+        entries.append(entry("target", end.replace('"', '\\"')))
+    if closed:
+        entries.append(entry("results", {
+            "definition": "lava", "case": "job", "result": "fail",
+            "error_msg": "Connection closed"}))
     if style == "list":
         return "".join("- " + json.dumps(e) + "\n" for e in entries)
     lines = [json.dumps(e) for e in entries]
@@ -81,11 +90,11 @@ class JobLog(unittest.TestCase):
         # wrote what it held as an entry of its own: the boot never
         # reached its summary, so its last line is not read as whole.
         whole = BOOT.split("# metric suite=bench_limit")[0]
-        cut = whole + "# metric suite=bench_limit strategy=limit_nt64 " \
+        cut_line = "# metric suite=bench_limit strategy=limit_nt64 " \
             "bytes=4096 median_ns=1"
-        text = job_log([cut], [2])
-        text = text[:text.rindex('{"dt"')]      # no poweroff after it
-        (name, part, counts, _), = lava.boots(text)
+        cut = whole + cut_line
+        (name, part, counts, _), = lava.boots(job_log(
+            [whole], [2], end=cut_line, closed=True))
         self.assertIsNone(counts)
         self.assertEqual(part, cut)             # no newline after the cut
         log = logs.parse_log(part, name, "A")
@@ -94,6 +103,14 @@ class JobLog(unittest.TestCase):
         # A boot that reached its summary keeps its lines whole, and so
         # does the text after it when no boot began there.
         self.assertEqual(lava.boots(job_log([BOOT], [4]))[0][1], BOOT)
+
+    def test_a_line_lava_recorded_is_whole(self):
+        # A lava-run killed outright logs whole lines only: its last is
+        # a result line LAVA's monitor matched, newline and all.
+        whole = BOOT.split("# metric suite=bench_limit")[0]
+        (_, part, counts, _), = lava.boots(job_log([whole], [2], end=None))
+        self.assertIsNone(counts)
+        self.assertEqual(part, whole)
 
     def test_lines_that_are_not_entries_are_counted(self):
         entries, skipped = lava.entries_of(job_log([BOOT], [4], noise=True))
@@ -206,11 +223,11 @@ class ThroughTheCommand(unittest.TestCase):
 
     def test_a_cut_boot_gives_no_figure_and_is_not_added(self):
         # The console closed one digit into median_ns=1200.
-        cut = KCIDB_LOG.split("median_ns=1200")[0] + "median_ns=1"
+        before, at = KCIDB_LOG.split("median_ns=1200")[0].rsplit("\n", 1)
         path = os.path.join(self.tmp.name, "cut.log")
         with open(path, "w") as f:
-            text = job_log([cut], [1])
-            f.write(text[:text.rindex('{"dt"')])
+            f.write(job_log([before + "\n"], [1],
+                            end=at + "median_ns=1", closed=True))
         res = self.report("--kcidb", path)
         self.assertEqual(res.returncode, 0, res.stderr)
         tests = json.loads(res.stdout)["tests"]
