@@ -298,13 +298,9 @@ def kill_worker(lab):
         return "the lava-worker unit's control group", gone
     members = lab.family(entry)
     names = sorted({comm(pid) for pid in members})
-    lab.signal_all(members, signal.SIGKILL)
-    end = time.monotonic() + lab.STOP_LIMIT
-    while left := lab.alive(members):
-        if time.monotonic() > end:
-            raise lab.Failed(f"lava-worker: pids {sorted(left)} survive "
-                             f"SIGKILL")
-        time.sleep(0.2)
+    if left := lab.signal_and_wait(members, signal.SIGKILL, lab.KILL_LIMIT):
+        raise lab.Failed(f"lava-worker: pids {sorted(left)} survive "
+                         f"SIGKILL")
     gone = time.time()
     state["pids"].remove(entry)
     lab.save_state(state)

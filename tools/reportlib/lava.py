@@ -97,13 +97,29 @@ def console_of(entries):
     if not lines or any(monitor_result(e)
                         for e in entries[lines[-1][0] + 1:]):
         return console
-    last = None
-    for last in SUMMARY_RE.finditer(console):
-        pass
-    after = console[console.find("\n", last.end()) + 1:] if last else console
-    if BOOT_START_RE.search(after):
-        return console[:-1]
-    return console
+    return console[:-1] if unfinished(console) else console
+
+
+def summaries(console):
+    """[(the console up to and including a summary line's newline, the
+    summary's counts)] of each boot that reached its summary; and where
+    the rest begins."""
+    parts, at = [], 0
+    for m in SUMMARY_RE.finditer(console):
+        nl = console.find("\n", m.end())
+        stop = len(console) if nl < 0 else nl + 1
+        parts.append((console[at:stop], tuple(int(x) for x in m.groups())))
+        at = stop
+    return parts, at
+
+
+def unfinished(console, at=None):
+    """What follows the last summary (from @at, where summaries() has
+    found it) is a boot that never finished: it began (the image's
+    header or its KTAP start), else it is the shutdown's words."""
+    if at is None:
+        _, at = summaries(console)
+    return BOOT_START_RE.search(console[at:]) is not None
 
 
 def monitor_result(entry):
@@ -136,16 +152,8 @@ def boots(text):
     console = console_of(entries)
     suites = [v for k, v in results_of(entries).items()
               if k == "ntboot" or re.fullmatch(r"ntboot-\d+", k)]
-    parts, at = [], 0
-    for m in SUMMARY_RE.finditer(console):
-        nl = console.find("\n", m.end())
-        stop = len(console) if nl < 0 else nl + 1
-        parts.append((console[at:stop],
-                      tuple(int(x) for x in m.groups())))
-        at = stop
-    # After the last summary: a boot that never finished, if it began
-    # (the image's header or its KTAP start), else the shutdown's words.
-    if BOOT_START_RE.search(console[at:]):
+    parts, at = summaries(console)
+    if unfinished(console, at):
         parts.append((console[at:], None))
     return [(f"boot-{i}", part, counts,
              suites[i - 1] if i <= len(suites) else None)

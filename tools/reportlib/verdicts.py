@@ -49,6 +49,8 @@ any size). It
 holds the log's "# state", "# state-verdict" and "# follows" lines to
 the same computation.
 """
+import functools
+
 from reportlib import level, manifest
 from reportlib.compare import identity
 from reportlib.formatting import (ci_title, fixed_half_up, fmt_alpha, fmt_ci,
@@ -357,8 +359,17 @@ def state_lines(log):
 
 def states_of_line(rec):
     """The States of a metric line's runs, its processes' blocks apart
-    (find_states())."""
-    return find_states(samples_of(rec), processes_of(rec))
+    (find_states()): found once a line, however many of a log's
+    readings (its state lines, the claims' chosen rounds, its
+    sentences) ask for them."""
+    samples = samples_of(rec)
+    return _states(tuple(samples) if samples else None, processes_of(rec))
+
+
+@functools.lru_cache(maxsize=4096)
+def _states(samples, processes):
+    # (a shared States: its readers never change it)
+    return find_states(list(samples) if samples else None, processes)
 
 
 # The end of the "# states:" sentence of runs whose groups are whole
