@@ -157,7 +157,7 @@ $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMU
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
 	check-format kernel-memmap check-kernel-memmap check-report-html \
-	report-selftest check-lab-deps
+	report-selftest check-lab-deps check-kernel-blob
 all: image
 image: $(B)/BOOTX64.EFI
 
@@ -169,7 +169,40 @@ $(B)/image/%.o: %.c
 $(B)/image/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
-	$(Q)$(NASM) -f elf64 -g -o $@ $<
+	$(Q)$(NASM) -f elf64 -g $(NASM_DEFS) -o $@ $<
+
+# The kernel's compiled memmap_init_zone_device() for the image: the
+# objects the hosted runner links, at the kernel's text address, in the
+# image's .kblob section (docs/kernel-memmap.md, "In the image"). Without
+# the kernel's sources the section says why instead, and the build goes
+# on; it is tried again at each make until they are installed (a none
+# blob is rewritten only when its reason changes, so nothing relinks).
+KERNEL_BLOB := $(B)/kernel-blob/mm_init.blob
+KERNEL_BLOB_DEPS := tools/kernel-memmap/blob tools/kernel-memmap/blob-pack \
+	tools/kernel-memmap/blob.ld tools/kernel-memmap/blob_support.c \
+	tools/kernel-memmap/stubs tools/kernel-memmap/sites \
+	tools/kernel-memmap/glue.c tools/kernel-memmap/glue.h \
+	tools/kernel-memmap/patch.h tools/kernel-memmap/request.h \
+	lib/kernel_blob.h include/types.h tools/kernel-object \
+	$(wildcard /usr/src/linux-source-6.12.tar.xz \
+		/usr/src/linux-config-6.12/config.amd64_none_amd64.xz)
+$(KERNEL_BLOB): $(KERNEL_BLOB_DEPS) $(if $(wildcard $(KERNEL_BLOB).none),FORCE)
+	@echo "  BLOB    $@"
+	+$(Q)tools/kernel-memmap/blob $@
+$(B)/image/kernel/kernel_blob_data.asm.o: $(KERNEL_BLOB)
+$(B)/image/kernel/kernel_blob_data.asm.o: NASM_DEFS = -DKERNEL_BLOB_FILE='"$(KERNEL_BLOB)"'
+
+# The image's blob reader over the built blob, against pyelftools'
+# reading of the ELF it was packed from (tools/check-kernel-blob).
+KBLOB_READER_SRCS := tools/oracle/kernel_blob_reader.c lib/kernel_blob.c lib/printf.c
+$(B)/host/kernel-blob-reader: $(KBLOB_READER_SRCS) lib/kernel_blob.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(CC) -std=gnu11 -g -O1 -I. -DNTB_HOSTED -Wall -Wextra -Werror \
+		-fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		$(KBLOB_READER_SRCS) -o $@
+check-kernel-blob: $(KERNEL_BLOB) $(B)/host/kernel-blob-reader
+	tools/check-kernel-blob --reader $(B)/host/kernel-blob-reader $(KERNEL_BLOB)
 
 $(B)/ntboot.so: $(IMAGE_OBJS) linker.ld
 	@echo "  LD      $@"
@@ -177,7 +210,7 @@ $(B)/ntboot.so: $(IMAGE_OBJS) linker.ld
 		-L$(EFI_LIB) -lefi -lgnuefi $(LIBGCC) -o $@
 
 $(B)/BOOTX64.EFI: $(B)/ntboot.so
-	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
+	$(Q)$(OBJCOPY) -j .text -j .sdata -j .data -j .kblob -j .dynamic -j .dynsym \
 		-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc \
 		--target efi-app-x86_64 --subsystem=10 --strip-all $< $@
 	@echo "built $@ ($(BUILD_VERSION))"

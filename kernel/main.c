@@ -30,6 +30,7 @@
 #include "lib/printf.h"
 #include "lib/relaxations.h"
 #include "version.h"
+#include "kernel/kernel_blob.h"
 #include "lib/runner.h"
 #include "lib/string.h"
 #include "lib/verdict.h"
@@ -181,6 +182,8 @@ static void header_lines(void)
 			srat.nr_hotplug_ranges, srat.hotplug_bytes >> 20);
 	kprintf("%s\n", srat.nr_nodes ? "" : " (no SRAT: one node)");
 	pmem_print_header();
+	image_kernel_blob_init();
+	image_kernel_blob_line();
 	for (u32 i = 0; i < acpi.nr_problems; i++)
 		kprintf("# acpi problem: %s\n", acpi.problems[i]);
 	if (boot->load_options_binary)

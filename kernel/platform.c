@@ -5,6 +5,7 @@
  */
 #include "include/platform.h"
 #include "arch/x86/cpu.h"
+#include "kernel/kernel_blob.h"
 #include "kernel/msr.h"
 #include "kernel/smp.h"
 #include "kernel/tsc.h"
@@ -60,9 +61,17 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			     size_t len)
 {
 	(void)c;
-	ntb_snprintf(why, len,
-		     "the image does not link the kernel's objects; the "
-		     "hosted runner does (build/host/ntbench)");
+	if (!image_kernel_blob())
+		ntb_snprintf(why, len,
+			     "the image carries no kernel blob: %s; the hosted "
+			     "runner runs the kernel's objects "
+			     "(build/host/ntbench)",
+			     image_kernel_blob_why());
+	else
+		ntb_snprintf(why, len,
+			     "the image carries the kernel's objects (# "
+			     "kernel-blob) but does not map and run them yet; "
+			     "the hosted runner does (build/host/ntbench)");
 	return 1;
 }
 
