@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # ntboot: every entry point lives here.
-#   make            build/BOOTX64.EFI (the UEFI image)
+#   make            build/BOOTX64.EFI (the UEFI image; with Debian's
+#                   6.12 sources installed it carries the kernel's own
+#                   compiled memmap_init_zone_device(), the kernel blob)
 #   make usb        build/ntboot.img (GPT disk with a FAT32 ESP, for dd)
 #   make run        boot the image in QEMU+OVMF (KVM when it works)
 #   make check      host tests (ASan/UBSan) + QEMU boot tests
@@ -17,6 +19,9 @@
 #   make check-kernel-memmap  the model at kernel=6.12 against each
 #                   build, byte for byte, and the claims' verdicts from
 #                   the kernel's builds (source=kernel)
+#   make check-kernel-blob  the image's blob reader against the blob's ELF
+#   make check-kernel-memmap-image  the booted image's strategy=kernel
+#                   (the blob) against the model, byte for byte, in QEMU
 #   make check-report-html  tools/report --html of real hosted runs,
 #                   rendered in headless Chromium (docs/report-html.md)
 #   make ntcheck-image  build/ntcheck/BOOTX64.EFI: the image with the
@@ -53,7 +58,10 @@ PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c \
 	model/*.c model/mm/*.c model/arch/x86/lib/*.c model/drivers/nvdimm/*.c \
 	tests/*.c \
 	tests/engines/*.c)
-IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS)
+# (the kernel memmap runner's patching, shared with the image's kernel
+# blob: tools/kernel-memmap/patch.c's header says how)
+IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS) \
+	tools/kernel-memmap/patch.c tools/kernel-memmap/jump_labels.c
 IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
 HOST_SRCS := $(PORTABLE_SRCS) $(wildcard host/*.c)
 
@@ -157,7 +165,8 @@ $(IMAGE_OBJS) $(HOST_TEST_OBJS) $(HOST_BENCH_OBJS): | $(B)/gen/version.h $(LITMU
 
 .PHONY: FORCE all image usb run check check-host bench-host sign format clean deps \
 	check-format kernel-memmap check-kernel-memmap check-report-html \
-	report-selftest check-lab-deps check-kernel-blob
+	report-selftest check-lab-deps check-kernel-blob \
+	check-kernel-memmap-image
 all: image
 image: $(B)/BOOTX64.EFI
 
@@ -203,6 +212,12 @@ $(B)/host/kernel-blob-reader: $(KBLOB_READER_SRCS) lib/kernel_blob.h
 		$(KBLOB_READER_SRCS) -o $@
 check-kernel-blob: $(KERNEL_BLOB) $(B)/host/kernel-blob-reader
 	tools/check-kernel-blob --reader $(B)/host/kernel-blob-reader $(KERNEL_BLOB)
+
+# The booted image runs the kernel's code from the blob, byte for byte
+# with the model, under QEMU (map=dev and map=mem; skipped without a
+# blob).
+check-kernel-memmap-image: $(B)/BOOTX64.EFI
+	tools/check-kernel-memmap-image --image $(B)/BOOTX64.EFI --blob $(KERNEL_BLOB)
 
 $(B)/ntboot.so: $(IMAGE_OBJS) linker.ld
 	@echo "  LD      $@"

@@ -15,13 +15,13 @@
 struct kernel_memory {
 	struct frame_allocator fa;
 	pteval_t *pml4;
-	u64 map_limit;		/* identity map covers [0, map_limit) */
-	u32 nr_mmio_unreachable;	/* MMIO regions past the tables' reach */
+	u64 map_limit;		 /* identity map covers [0, map_limit) */
+	u32 nr_mmio_unreachable; /* MMIO regions past the tables' reach */
 	struct pgtable_stats pt_stats;
 	u64 ram_bytes;
-	u64 free_at_start;	/* free bytes once boot services were added */
-	bool boot_services_refused;	/* the allocator had no room for them */
-	u64 stack_guard;	/* the unmapped page under the kernel stack */
+	u64 free_at_start; /* free bytes once boot services were added */
+	bool boot_services_refused; /* the allocator had no room for them */
+	u64 stack_guard; /* the unmapped page under the kernel stack */
 };
 
 extern struct kernel_memory kmem;
@@ -46,6 +46,12 @@ int memory_map_wc(u64 base, u64 size);
 
 /* Map [base, base + size) write-back (persistent memory). 0 or -1. */
 int memory_map_wb(u64 base, u64 size);
+/*
+ * Map @size bytes of frames at @phys at @virt, away from the identity
+ * map (the kernel blob in the top half), in 4 KiB write-back pages, and
+ * flush. 0, or -1 (see pgtable_map_pages()).
+ */
+int memory_map_pages(u64 virt, u64 phys, u64 size);
 
 /* Frames below this stay untouched (the AP trampoline will live there). */
 #define LOW_MEMORY_RESERVE SZ_1M

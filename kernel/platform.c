@@ -60,19 +60,7 @@ bool plat_can_catch_faults(void)
 int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			     size_t len)
 {
-	(void)c;
-	if (!image_kernel_blob())
-		ntb_snprintf(why, len,
-			     "the image carries no kernel blob: %s; the hosted "
-			     "runner runs the kernel's objects "
-			     "(build/host/ntbench)",
-			     image_kernel_blob_why());
-	else
-		ntb_snprintf(why, len,
-			     "the image carries the kernel's objects (# "
-			     "kernel-blob) but does not map and run them yet; "
-			     "the hosted runner does (build/host/ntbench)");
-	return 1;
+	return image_kernel_memmap_start(c, why, len);
 }
 
 bool plat_kernel_returns_set(char *why, size_t len)
@@ -85,15 +73,12 @@ bool plat_kernel_returns_set(char *why, size_t len)
 int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 			   size_t len)
 {
-	(void)c;
-	*cycles = 0;
-	ntb_snprintf(why, len, "the image has no kernel memmap runner");
-	return -1;
+	return image_kernel_memmap_run(c, cycles, why, len);
 }
 
 void plat_kernel_memmap_stop(struct kernel_memmap_call *c)
 {
-	(void)c;
+	image_kernel_memmap_stop(c);
 }
 
 /*

@@ -7,6 +7,7 @@
  * next case. Outside a case the run bails out cleanly.
  */
 #include "kernel/smp.h"
+#include "kernel/kernel_blob.h"
 #include "kernel/traps.h"
 #include "kernel/watchdog.h"
 #include "lib/kunit.h"
@@ -64,8 +65,8 @@ static void show_regs(const struct pt_regs *r, u64 cr2)
 		r->di);
 	kprintf("    # RBP: %016llx RSP: %016llx R8:  %016llx\n", r->bp, r->sp,
 		r->r8);
-	kprintf("    # R9:  %016llx R10: %016llx R11: %016llx\n", r->r9,
-		r->r10, r->r11);
+	kprintf("    # R9:  %016llx R10: %016llx R11: %016llx\n", r->r9, r->r10,
+		r->r11);
 	kprintf("    # R12: %016llx R13: %016llx R14: %016llx R15: %016llx\n",
 		r->r12, r->r13, r->r14, r->r15);
 }
@@ -82,7 +83,8 @@ void do_exception(struct pt_regs *regs)
 	/* The watchdog's NMI first: it must never be taken for a probe. */
 	if (vector == X86_TRAP_NMI && smp_processor_id() == 0 &&
 	    watchdog_fired()) {
-		/* NMIs stay blocked until an IRET: unblock them for the next. */
+		/* NMIs stay blocked until an IRET: unblock them for the next.
+		 */
 		nmi_unblock();
 		kunit_diag("# watchdog: no sign of life for %u s; the boot CPU "
 			   "was at RIP 0x%llx\n",
@@ -102,11 +104,14 @@ void do_exception(struct pt_regs *regs)
 	}
 	if (smp_processor_id() != 0) {
 		/* An AP: report with its number; the work item fails. */
-		kunit_diag("# CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
-			   smp_processor_id(), vector, trap_name(vector),
-			   regs->ip, cr2);
+		kunit_diag(
+			"# CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
+			smp_processor_id(), vector, trap_name(vector), regs->ip,
+			cr2);
 		smp_ap_fault(vector);
 	}
+	/* inside the kernel blob: the call ends, not the case */
+	image_kernel_blob_fault(vector, trap_name(vector), regs->ip, cr2);
 	if (++nesting > 2) {
 		/* Faulting while reporting a fault: stop without printing. */
 		for (;;)

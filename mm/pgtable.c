@@ -277,3 +277,40 @@ int pgtable_walk(const pteval_t *pml4, u64 virt,
 	}
 	return 0;
 }
+
+int pgtable_map_pages(pteval_t *pml4, u64 virt, u64 phys, u64 size,
+		      pteval_t flags, const struct pgtable_alloc *alloc,
+		      struct pgtable_stats *stats)
+{
+	struct pgtable_stats dummy = {0};
+	const pteval_t leaf =
+		LEAF_FLAGS | (flags & ~(PTE_ADDR_MASK | _PAGE_PSE));
+	u64 top = virt >> 47, i;
+
+	if (!stats)
+		stats = &dummy;
+	if (!IS_ALIGNED(virt | phys | size, SZ_4K) ||
+	    (top != 0 && top != (~0ull >> 47)) || phys + size < phys ||
+	    (phys + size - 1) >> 52 || virt + size - 1 < virt ||
+	    (virt + size - 1) >> 47 != top)
+		return -1;
+	for (i = 0; i < size; i += SZ_4K) {
+		const u64 va = virt + i;
+		pteval_t *pdpt, *pd, *pt, *pte;
+
+		pdpt = table_below(&pml4[pt_index(va, PML4_SHIFT)], alloc,
+				   stats);
+		pd = pdpt ? table_below(&pdpt[pt_index(va, PDPT_SHIFT)], alloc,
+					stats)
+			  : NULL;
+		pt = pd ? table_below(&pd[pt_index(va, PD_SHIFT)], alloc, stats)
+			: NULL;
+		if (!pt)
+			return -1; /* no tables left, or a huge page there */
+		pte = &pt[pt_index(va, PT_SHIFT)];
+		if (!is_present(*pte))
+			stats->pages_4k++;
+		*pte = (phys + i) | leaf;
+	}
+	return 0;
+}

@@ -76,6 +76,19 @@ int pgtable_map_range(pteval_t *pml4, u64 phys, u64 size, pteval_t flags,
 		      const struct pgtable_alloc *alloc,
 		      struct pgtable_stats *stats);
 
+/*
+ * Map @size bytes at the canonical virtual address @virt to @phys, in
+ * 4 KiB pages with _PAGE_PRESENT|_PAGE_RW|@flags: for what lives away
+ * from the identity map (the kernel blob at the kernel's text address, in
+ * the top half). @virt, @phys and @size must be page-aligned, the range
+ * canonical in one half and @phys + @size within 52 bits. A page already
+ * mapped is remapped; a huge page in the way fails. @stats as
+ * pgtable_map_range()'s. 0, or -1 (a prefix may be mapped).
+ */
+int pgtable_map_pages(pteval_t *pml4, u64 virt, u64 phys, u64 size,
+		      pteval_t flags, const struct pgtable_alloc *alloc,
+		      struct pgtable_stats *stats);
+
 struct pgtable_walk_result {
 	u64 phys;	/* translated address */
 	u64 page_size;	/* 4K, 2M or 1G */

@@ -485,6 +485,63 @@ static void pgtable_map_unmapped_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.bad, 0);
 }
 
+/*
+ * The kernel blob's mapping: 4 KiB pages at the kernel's text address,
+ * each to its frame, the 2 MiB below (where the blob's variable stubs
+ * lie) and the page past the end left unmapped, the identity map kept.
+ */
+static void pgtable_map_pages_high(struct kunit *test)
+{
+	struct table_arena *a = arena_new(test, 16);
+	const u64 virt = 0xffffffff81000000ull, phys = 0x7654000ull;
+	const u64 size = 83 * SZ_4K;
+	struct walk_check c = {test, NULL, 0};
+	struct pgtable_walk_result r;
+	struct pgtable_stats st;
+	pteval_t *pml4;
+
+	pml4 = pgtable_build_identity(4 * SZ_1G, true, &a->alloc, &st);
+	KUNIT_ASSERT_NOT_NULL(test, pml4);
+	c.pml4 = pml4;
+	KUNIT_ASSERT_EQ(
+		test,
+		pgtable_map_pages(pml4, virt, phys, size, 0, &a->alloc, &st),
+		0);
+	/* a PDPT for the last 512 GiB, a PD, a PT */
+	KUNIT_EXPECT_EQ(test, st.tables, 2 + 3);
+	KUNIT_EXPECT_EQ(test, st.pages_4k, 83);
+	for (u64 off = 0; off < size; off += SZ_4K) {
+		KUNIT_ASSERT_EQ(test, pgtable_walk(pml4, virt + off + 8, &r),
+				0);
+		KUNIT_EXPECT_EQ(test, r.phys, phys + off + 8);
+		KUNIT_EXPECT_EQ(test, r.page_size, SZ_4K);
+		KUNIT_EXPECT_EQ(test, r.flags, LEAF_4K);
+	}
+	check_unmapped(&c, virt + size, __LINE__);
+	check_unmapped(&c, virt - SZ_4K, __LINE__);
+	check_unmapped(&c, 0xffffffff80001000ull, __LINE__);
+	check_at(&c, phys, SZ_1G, LEAF_1G, __LINE__);
+	KUNIT_EXPECT_EQ(test, c.bad, 0);
+	/* unaligned, non-canonical, crossing the halves: refused */
+	KUNIT_EXPECT_EQ(test,
+			pgtable_map_pages(pml4, virt + 8, phys, SZ_4K, 0,
+					  &a->alloc, &st),
+			-1);
+	KUNIT_EXPECT_EQ(test,
+			pgtable_map_pages(pml4, 1ull << 47, phys, SZ_4K, 0,
+					  &a->alloc, &st),
+			-1);
+	KUNIT_EXPECT_EQ(test,
+			pgtable_map_pages(pml4, (1ull << 47) - SZ_4K, phys,
+					  2 * SZ_4K, 0, &a->alloc, &st),
+			-1);
+	/* a huge page of the identity map in the way */
+	KUNIT_EXPECT_EQ(
+		test,
+		pgtable_map_pages(pml4, SZ_1G, phys, SZ_4K, 0, &a->alloc, &st),
+		-1);
+}
+
 static void pgtable_alloc_failure(struct kunit *test)
 {
 	struct table_arena *a = arena_new(test, 16);
@@ -668,14 +725,14 @@ static void pgtable_identity_map_plan(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
 		KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, hpet + 8, &res), 0);
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
-		KUNIT_ASSERT_EQ(test,
-				pgtable_walk(im.pml4, 0x8020000000ull, &res), 0);
+		KUNIT_ASSERT_EQ(
+			test, pgtable_walk(im.pml4, 0x8020000000ull, &res), 0);
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
 		KUNIT_EXPECT_EQ(test, res.phys, 0x8020000000ull);
-		KUNIT_ASSERT_EQ(test,
-				pgtable_walk(im.pml4, PGTABLE_IDENTITY_MAX - 1,
-					     &res),
-				0);
+		KUNIT_ASSERT_EQ(
+			test,
+			pgtable_walk(im.pml4, PGTABLE_IDENTITY_MAX - 1, &res),
+			0);
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
 		KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, 0x7ff00000, &res),
 				0);
@@ -723,6 +780,7 @@ static const struct kunit_case pgtable_cases[] = {
 	KUNIT_CASE(pgtable_mmio_4k),
 	KUNIT_CASE(pgtable_split_keeps_attributes),
 	KUNIT_CASE(pgtable_map_unmapped_range),
+	KUNIT_CASE(pgtable_map_pages_high),
 	KUNIT_CASE(pgtable_alloc_failure),
 	KUNIT_CASE(pgtable_walk_edges),
 	KUNIT_CASE(pgtable_map_range_args),

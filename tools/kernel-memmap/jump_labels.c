@@ -17,11 +17,7 @@
  * become UD2, so that the run stops naming the key if the path ever
  * reaches one.
  */
-#define _GNU_SOURCE
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
+#include "freestanding.h"
 #include "jump_labels.h"
 #include "patch.h"
 
@@ -31,10 +27,6 @@ struct jump_entry {
 	int32_t target;
 	long key; /* bit 0: the branch is likely; bit 1: in init text */
 };
-
-extern struct jump_entry __start___jump_table[], __stop___jump_table[];
-
-const char *kmemmap_stub_variable(unsigned long addr);
 
 static const unsigned char ud2[] = {0x0f, 0x0b};
 
@@ -70,11 +62,12 @@ static unsigned int site_size(const unsigned char *p)
 	return 0;
 }
 
-static int patch_site(const struct jump_entry *e, char *why, size_t len)
+static int patch_site(const struct kmemmap_text *t, const struct jump_entry *e,
+		      char *why, size_t len)
 {
 	unsigned char *p = (unsigned char *)entry_code(e);
 	unsigned long key = entry_key(e);
-	const char *stub = kmemmap_stub_variable(key);
+	const char *stub = t->stub_variable(key);
 	unsigned int size = site_size(p);
 	unsigned char insn[5];
 	long rel = (long)entry_target(e) - (long)(entry_code(e) + size);
@@ -118,15 +111,18 @@ static int patch_site(const struct jump_entry *e, char *why, size_t len)
 			return -1;
 		}
 	}
-	return kmemmap_text_poke((unsigned long)p, insn, size, why, len);
+	return t->poke((unsigned long)p, insn, size, why, len);
 }
 
-int kmemmap_jump_labels_init(unsigned int *sites, char *why, size_t len)
+int kmemmap_jump_labels_patch(const struct kmemmap_text *t, unsigned int *sites,
+			      char *why, size_t len)
 {
 	const struct jump_entry *e;
 
-	for (e = __start___jump_table; e < __stop___jump_table; e++) {
-		if (patch_site(e, why, len))
+	nr_unknown_sites = 0;
+	for (e = t->jump_start; e < (const struct jump_entry *)t->jump_end;
+	     e++) {
+		if (patch_site(t, e, why, len))
 			return -1;
 		(*sites)++;
 	}

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The runner's text as the kernel's boot leaves its own (patch.h), on
- * this CPU, before the first call:
+ * The kernel's text as the kernel's boot leaves its own (patch.h), on
+ * the CPU it runs on, before the first call: the hosted runner's program
+ * (its inputs from patch_host.c: /proc/cpuinfo, /sys) and the image's
+ * kernel blob (kernel/kernel_blob_run.c: CPUID) both patch with this
+ * code, each describing its text in a struct kmemmap_text:
  *
- * - alternatives (.altinstructions, gathered by tools/kernel-memmap/
- *   alternatives.ld): an entry whose feature this CPU's kernel has
- *   replaces its instruction, by the features the running kernel lists in
- *   /proc/cpuinfo (X86_FEATURE_ALWAYS always);
- * - return sites: "ret; int3" where the running kernel uses no return
- *   thunk; kept, jumping to the thunk it uses, where its
- *   /sys/devices/system/cpu/vulnerabilities say it uses one;
+ * - alternatives (.altinstructions): an entry whose feature this CPU's
+ *   kernel has replaces its instruction (X86_FEATURE_ALWAYS always);
+ * - return sites: "ret; int3" where the CPU's kernel uses no return
+ *   thunk; kept, jumping to the thunk it uses, where it uses one;
  * - static calls at their boot targets with Debian's preemption model
  *   (voluntary: cond_resched() and might_resched() call __cond_resched(),
  *   preempt_schedule*() are off);
@@ -19,24 +19,8 @@
  * The jump labels are jump_labels.c's. Every site is checked before it is
  * written, and every site of the table after all are.
  */
-#define _GNU_SOURCE
-#include <limits.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
+#include "freestanding.h"
 #include "patch.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-struct kmemmap_sites kmemmap_sites
-	__attribute__((section("ntb_kmemmap_sites"), used)) = {
-		.magic = KMEMMAP_SITES_EMPTY,
-};
 
 /* 6.12's struct alt_instr (arch/x86/include/asm/alternative.h) */
 struct alt_instr {
@@ -47,54 +31,6 @@ struct alt_instr {
 
 #define ALT_FLAG_NOT (1u << 0)
 #define ALT_FLAG_DIRECT_CALL (1u << 1)
-
-extern const struct alt_instr __ntb_alt_start[], __ntb_alt_end[];
-extern const unsigned long __start___mcount_loc[], __stop___mcount_loc[];
-extern char __fentry__[], __x86_return_thunk[];
-/* Static call trampolines: the stubs, where some object calls them. */
-extern char __SCT__cond_resched[] __attribute__((weak));
-extern char __SCT__might_resched[] __attribute__((weak));
-extern char __SCT__preempt_schedule[] __attribute__((weak));
-extern char __SCT__preempt_schedule_notrace[] __attribute__((weak));
-
-/* The thunks a kept return site jumps to (see return_thunk()). */
-extern char kmemmap_safe_ret_thunk[], kmemmap_ret_thunk[];
-__asm__(".pushsection .text\n"
-	/*
-	 * SRSO's "Safe RET": a call whose return address is dropped, so
-	 * that the RET returns to the caller's caller through a stack slot
-	 * the CPU did not predict (the cost the kernel pays on every
-	 * return).
-	 */
-	".balign 64, 0xcc\n"
-	".globl kmemmap_safe_ret_thunk\n"
-	".type kmemmap_safe_ret_thunk, @function\n"
-	"kmemmap_safe_ret_thunk:\n"
-	"\tcall 1f\n"
-	"\tud2\n"
-	"1:\tlea 8(%rsp), %rsp\n"
-	"\tret\n"
-	"\tint3\n"
-	".size kmemmap_safe_ret_thunk, . - kmemmap_safe_ret_thunk\n"
-	/*
-	 * A RET in the upper half of a cache line, where the kernel puts
-	 * ITS's its_return_thunk.
-	 */
-	".balign 64, 0xcc\n"
-	".skip 32, 0xcc\n"
-	".globl kmemmap_ret_thunk\n"
-	".type kmemmap_ret_thunk, @function\n"
-	"kmemmap_ret_thunk:\n"
-	"\tret\n"
-	"\tint3\n"
-	".size kmemmap_ret_thunk, . - kmemmap_ret_thunk\n"
-	".popsection\n");
-
-/* __cond_resched() of a program with one thread: nothing to yield to. */
-int kmemmap_cond_resched(void)
-{
-	return 0;
-}
 
 const unsigned char kmemmap_nops[9][8] = {
 	{0},
@@ -139,31 +75,12 @@ static unsigned long rel32_target(const unsigned char *p)
 	return (unsigned long)p + 5 + rel;
 }
 
-int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
-		      char *why, size_t len)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long start = addr & ~(page - 1);
-
-	if (mprotect((void *)start, addr + n - start,
-		     PROT_READ | PROT_WRITE | PROT_EXEC)) {
-		snprintf(why, len, "cannot make the text at %#lx writable",
-			 addr);
-		return -1;
-	}
-	memcpy((void *)addr, bytes, n);
-	mprotect((void *)start, addr + n - start, PROT_READ | PROT_EXEC);
-	return 0;
-}
-
 /*
- * The features an alternative of these objects names, and the flag by
- * which /proc/cpuinfo says the running kernel set it (NULL: always).
+ * The features an alternative of the linked objects names, and the flag
+ * by which /proc/cpuinfo says the running kernel set it (NULL: always;
+ * "": a feature /proc/cpuinfo does not name).
  */
-static const struct {
-	unsigned int feature;
-	const char *name, *flag;
-} features[] = {
+const struct kmemmap_feature kmemmap_features[] = {
 	{3 * 32 + 21, "ALWAYS", NULL},
 	{3 * 32 + 16, "REP_GOOD", "rep_good"},
 	{9 * 32 + 9, "ERMS", "erms"},
@@ -171,48 +88,13 @@ static const struct {
 	{9 * 32 + 20, "SMAP", "smap"},
 	{9 * 32 + 23, "CLFLUSHOPT", "clflushopt"},
 	{9 * 32 + 24, "CLWB", "clwb"},
+	/* the image's: memset_64.o's and memcpy_64.o's fast short REPs */
+	{12 * 32 + 11, "FSRS", ""},
 	{16 * 32 + 16, "LA57", "la57"},
+	{18 * 32 + 4, "FSRM", "fsrm"},
 };
-
-static char cpu_flags[4096];
-
-static int read_cpu_flags(char *why, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
-			snprintf(cpu_flags, sizeof(cpu_flags), " %s",
-				 strchr(line, ':') + 1);
-			cpu_flags[strcspn(cpu_flags, "\n")] = ' ';
-			fclose(f);
-			return 0;
-		}
-	}
-	if (f)
-		fclose(f);
-	snprintf(why, len,
-		 "/proc/cpuinfo has no flags line: the alternatives "
-		 "follow the running kernel's CPU features");
-	return -1;
-}
-
-/* 1 or 0: does this CPU's kernel have @feature; -1 unknown. */
-static int has_feature(unsigned int feature)
-{
-	char word[40];
-
-	for (size_t i = 0; i < ARRAY_SIZE(features); i++) {
-		if (features[i].feature != feature)
-			continue;
-		if (!features[i].flag)
-			return 1;
-		snprintf(word, sizeof(word), " %s ", features[i].flag);
-		return strstr(cpu_flags, word) != NULL;
-	}
-	return -1;
-}
+const unsigned int kmemmap_nr_features =
+	sizeof(kmemmap_features) / sizeof(kmemmap_features[0]);
 
 /*
  * A replacement that is placed as it is: an instruction with no address
@@ -235,20 +117,19 @@ static bool verbatim_insn(const unsigned char *r, unsigned int n)
 	return false;
 }
 
-static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
+static int apply_alternatives(const struct kmemmap_text *t,
+			      struct kmemmap_patched *p, char *why, size_t len)
 {
 	const struct alt_instr *a;
 
-	if (read_cpu_flags(why, len))
-		return -1;
-	for (a = __ntb_alt_start; a < __ntb_alt_end; a++) {
+	for (a = t->alt_start; a < t->alt_end; a++) {
 		unsigned long instr =
 			(unsigned long)&a->instr_offset + a->instr_offset;
 		const unsigned char *repl =
 			(const unsigned char *)&a->repl_offset + a->repl_offset;
 		unsigned int feature = a->ft_flags & 0xffff;
 		unsigned int flags = a->ft_flags >> 16;
-		int has = has_feature(feature);
+		int has = t->has_feature(feature);
 		unsigned char insn[256];
 
 		if (has < 0) {
@@ -288,126 +169,21 @@ static int apply_alternatives(struct kmemmap_patched *p, char *why, size_t len)
 					   rel32_target(repl));
 		fill_nops(insn + a->replacementlen,
 			  a->instrlen - a->replacementlen);
-		if (kmemmap_text_poke(instr, insn, a->instrlen, why, len))
+		if (t->poke(instr, insn, a->instrlen, why, len))
 			return -1;
 		p->alternatives++;
 	}
 	return 0;
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ok = f && fgets(buf, len, f);
-
-	if (f)
-		fclose(f);
-	buf[ok ? strcspn(buf, "\n") : 0] = 0;
-	return ok ? 0 : -1;
-}
-
-#define VULNS "/sys/devices/system/cpu/vulnerabilities"
-/*
- * Another directory of the same files: the return sites patched as the
- * kernel of the CPU whose files they are (copied from a server) would
- * patch them.
- */
-#define VULNS_ENV "NTB_KERNEL_VULNERABILITIES"
-
-/* @name's line of directory @dir, or "" unread. */
-static void read_vulnerability(const char *dir, const char *name, char *buf,
-			       size_t len)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	read_line(path, buf, len);
-}
-
-/*
- * The thunk the three vulnerabilities files choose, their words in
- * @p->return_why, after NTB_KERNEL_VULNERABILITIES=DIR where they are
- * another CPU's (a run as that CPU's kernel, not this one's).
- */
-static const char *thunk_of_vulnerabilities(struct kmemmap_patched *p)
-{
-	const char *dir = getenv(VULNS_ENV);
-	char srso[80] = "", retbleed[80] = "", its[80] = "";
-	char *why = p->return_why;
-	size_t len = sizeof(p->return_why);
-	int n = dir ? snprintf(why, len, "%s=%.40s: ", VULNS_ENV, dir) : 0;
-
-	why += n;
-	len -= n;
-	dir = dir ? dir : VULNS;
-	read_vulnerability(dir, "spec_rstack_overflow", srso, sizeof(srso));
-	read_vulnerability(dir, "retbleed", retbleed, sizeof(retbleed));
-	read_vulnerability(dir, "indirect_target_selection", its, sizeof(its));
-	if (strstr(srso, "Safe RET")) {
-		snprintf(why, len, "spec_rstack_overflow: %s", srso);
-		return "safe_ret";
-	}
-	if (strstr(retbleed, "untrained return thunk") ||
-	    strstr(retbleed, "Stuffing")) {
-		snprintf(why, len, "retbleed: %s", retbleed);
-		return "jmp_ret";
-	}
-	if (strstr(its, "Aligned branch/return thunks") ||
-	    strstr(its, "Stuffing")) {
-		snprintf(why, len, "indirect_target_selection: %s", its);
-		return "jmp_ret";
-	}
-	snprintf(why, len,
-		 "spec_rstack_overflow: %s; retbleed: %s; "
-		 "indirect_target_selection: %s",
-		 srso[0] ? srso : "(unread)",
-		 retbleed[0] ? retbleed : "(unread)",
-		 its[0] ? its : "(unread)");
-	return "ret";
-}
-
-/*
- * What the return sites become: "ret" where the running kernel patches
- * them to RET (X86_FEATURE_RETHUNK clear), else kept on its thunk:
- * "safe_ret" for SRSO's Safe RET (AMD Zen 3 and 4 by default), "jmp_ret"
- * for ITS's aligned return thunk (Intel Cascade Lake, Ice Lake, Tiger
- * Lake: a RET in the upper half of a cache line, which kmemmap_ret_thunk
- * is), and for retbleed's untrained return thunk (Zen 1 and 2) or call
- * depth stuffing (Intel Skylake), kept as a jump to that RET: the runner
- * does not reproduce their work. $NTB_KERNEL_RETURN_THUNK (one of the
- * three) overrides the choice, to measure what the thunk costs; NULL with
- * why in @why for any other value.
- */
-static const char *return_thunk(struct kmemmap_patched *p, char *why,
-				size_t len)
-{
-	static const char *const modes[] = {"ret", "safe_ret", "jmp_ret"};
-	const char *env = getenv(KMEMMAP_RETURN_THUNK_ENV);
-
-	if (env) {
-		for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
-			if (strcmp(env, modes[i]))
-				continue;
-			snprintf(p->return_why, sizeof(p->return_why), "%s=%s",
-				 KMEMMAP_RETURN_THUNK_ENV, env);
-			return modes[i];
-		}
-		snprintf(why, len,
-			 "%s=\"%.40s\" is none of ret, safe_ret, jmp_ret",
-			 KMEMMAP_RETURN_THUNK_ENV, env);
-		return NULL;
-	}
-
-	return thunk_of_vulnerabilities(p);
-}
-
 /* What a kept return site jumps to, or 0 (patched to RET). */
-static unsigned long kept_thunk(const struct kmemmap_patched *p)
+static unsigned long kept_thunk(const struct kmemmap_text *t,
+				const struct kmemmap_patched *p)
 {
 	if (!strcmp(p->return_thunk, "safe_ret"))
-		return (unsigned long)kmemmap_safe_ret_thunk;
+		return t->safe_ret_thunk;
 	if (!strcmp(p->return_thunk, "jmp_ret"))
-		return (unsigned long)kmemmap_ret_thunk;
+		return t->ret_thunk;
 	return 0;
 }
 
@@ -417,17 +193,17 @@ static unsigned long kept_thunk(const struct kmemmap_patched *p)
  * runner keeps the site calling its trampoline (a stub that stops the
  * run naming it: the tracepoints', behind their static keys).
  */
-static int static_call_target(unsigned long tramp, unsigned long *target)
+static int static_call_target(const struct kmemmap_text *t, unsigned long tramp,
+			      unsigned long *target)
 {
 	if (!tramp)
 		return 0;
-	if (tramp == (unsigned long)__SCT__cond_resched ||
-	    tramp == (unsigned long)__SCT__might_resched) {
-		*target = (unsigned long)kmemmap_cond_resched;
+	if (tramp == t->sct_cond_resched || tramp == t->sct_might_resched) {
+		*target = t->cond_resched;
 		return 1;
 	}
-	if (tramp == (unsigned long)__SCT__preempt_schedule ||
-	    tramp == (unsigned long)__SCT__preempt_schedule_notrace) {
+	if (tramp == t->sct_preempt_schedule ||
+	    tramp == t->sct_preempt_schedule_notrace) {
 		*target = 0;
 		return 1;
 	}
@@ -435,7 +211,8 @@ static int static_call_target(unsigned long tramp, unsigned long *target)
 }
 
 /* The bytes @s should hold once patched, in @insn (5): 0 when unknown. */
-static int patched_bytes(const struct kmemmap_site *s,
+static int patched_bytes(const struct kmemmap_text *t,
+			 const struct kmemmap_site *s,
 			 const struct kmemmap_patched *p, unsigned char *insn,
 			 unsigned char op)
 {
@@ -446,20 +223,23 @@ static int patched_bytes(const struct kmemmap_site *s,
 		memcpy(insn, kmemmap_nops[5], 5);
 		return 1;
 	case KMEMMAP_SITE_RETURN:
-		if (kept_thunk(p))
-			kmemmap_rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
+		if (kept_thunk(t, p))
+			kmemmap_rel32_insn(insn, 0xe9, s->addr,
+					   kept_thunk(t, p));
 		else
 			memcpy(insn, ret_int3, 5);
 		return 1;
 	case KMEMMAP_SITE_STATIC_CALL:
-		if (!static_call_target(s->target, &target))
+		if (!static_call_target(t, s->target, &target))
 			return 0;
 		if (target)
 			kmemmap_rel32_insn(insn, op, s->addr, target);
 		else if (op == 0xe8)
 			memcpy(insn, kmemmap_nops[5], 5);
-		else if (kept_thunk(p)) /* a tail call of nothing: a return */
-			kmemmap_rel32_insn(insn, 0xe9, s->addr, kept_thunk(p));
+		else if (kept_thunk(t,
+				    p)) /* a tail call of nothing: a return */
+			kmemmap_rel32_insn(insn, 0xe9, s->addr,
+					   kept_thunk(t, p));
 		else
 			memcpy(insn, ret_int3, 5);
 		return 1;
@@ -475,10 +255,11 @@ static const char *kind_name(unsigned int kind)
 }
 
 /* The return sites and static calls of the table. */
-static int patch_sites(struct kmemmap_patched *p, char *why, size_t len)
+static int patch_sites(const struct kmemmap_text *t, struct kmemmap_patched *p,
+		       char *why, size_t len)
 {
-	for (unsigned long long i = 0; i < kmemmap_sites.nr; i++) {
-		const struct kmemmap_site *s = &kmemmap_sites.site[i];
+	for (unsigned long long i = 0; i < t->sites->nr; i++) {
+		const struct kmemmap_site *s = &t->sites->site[i];
 		const unsigned char *code = (const unsigned char *)s->addr;
 		unsigned char insn[5];
 
@@ -494,9 +275,9 @@ static int patch_sites(struct kmemmap_patched *p, char *why, size_t len)
 				 code[0]);
 			return -1;
 		}
-		if (!patched_bytes(s, p, insn, code[0]))
+		if (!patched_bytes(t, s, p, insn, code[0]))
 			continue;
-		if (kmemmap_text_poke(s->addr, insn, 5, why, len))
+		if (t->poke(s->addr, insn, 5, why, len))
 			return -1;
 		if (s->kind == KMEMMAP_SITE_RETURN)
 			p->return_sites++;
@@ -506,21 +287,20 @@ static int patch_sites(struct kmemmap_patched *p, char *why, size_t len)
 	return 0;
 }
 
-static int patch_fentry(struct kmemmap_patched *p, char *why, size_t len)
+static int patch_fentry(const struct kmemmap_text *t, struct kmemmap_patched *p,
+			char *why, size_t len)
 {
-	for (const unsigned long *a = __start___mcount_loc;
-	     a < __stop___mcount_loc; a++) {
+	for (const unsigned long *a = t->mcount_start; a < t->mcount_end; a++) {
 		const unsigned char *code = (const unsigned char *)*a;
 
-		if (code[0] != 0xe8 ||
-		    rel32_target(code) != (unsigned long)__fentry__) {
+		if (code[0] != 0xe8 || rel32_target(code) != t->fentry) {
 			snprintf(why, len,
 				 "the __mcount_loc site at %#lx is no call "
 				 "of __fentry__ (%02x)",
 				 *a, code[0]);
 			return -1;
 		}
-		if (kmemmap_text_poke(*a, kmemmap_nops[5], 5, why, len))
+		if (t->poke(*a, kmemmap_nops[5], 5, why, len))
 			return -1;
 		p->fentry++;
 	}
@@ -539,7 +319,8 @@ static bool goes_to(const unsigned char *code, unsigned long target)
  * from what patched_bytes() would write): 1 as they should, 0 not, -1
  * a site the patching leaves alone.
  */
-static int site_holds(const struct kmemmap_site *s,
+static int site_holds(const struct kmemmap_text *t,
+		      const struct kmemmap_site *s,
 		      const struct kmemmap_patched *p)
 {
 	const unsigned char *code = (const unsigned char *)s->addr;
@@ -551,17 +332,18 @@ static int site_holds(const struct kmemmap_site *s,
 	case KMEMMAP_SITE_FENTRY:
 		return nop;
 	case KMEMMAP_SITE_RETURN:
-		return kept_thunk(p)
-			       ? code[0] == 0xe9 && goes_to(code, kept_thunk(p))
+		return kept_thunk(t, p)
+			       ? code[0] == 0xe9 &&
+					 goes_to(code, kept_thunk(t, p))
 			       : ret;
 	case KMEMMAP_SITE_STATIC_CALL:
-		if (!static_call_target(s->target, &target))
+		if (!static_call_target(t, s->target, &target))
 			return goes_to(code, s->target) ? -1 : 0;
 		if (target)
 			return goes_to(code, target);
 		return nop || ret ||
-		       (kept_thunk(p) && code[0] == 0xe9 &&
-			goes_to(code, kept_thunk(p)));
+		       (kept_thunk(t, p) && code[0] == 0xe9 &&
+			goes_to(code, kept_thunk(t, p)));
 	}
 	return 0;
 }
@@ -571,14 +353,15 @@ static int site_holds(const struct kmemmap_site *s,
  * the patching walked, does what it should, and the counts are the
  * table's.
  */
-static int check_sites(const struct kmemmap_patched *p, char *why, size_t len)
+static int check_sites(const struct kmemmap_text *t,
+		       const struct kmemmap_patched *p, char *why, size_t len)
 {
 	unsigned int n[4] = {0};
 
-	for (unsigned long long i = 0; i < kmemmap_sites.nr; i++) {
-		const struct kmemmap_site *s = &kmemmap_sites.site[i];
+	for (unsigned long long i = 0; i < t->sites->nr; i++) {
+		const struct kmemmap_site *s = &t->sites->site[i];
 		const unsigned char *code = (const unsigned char *)s->addr;
-		int holds = site_holds(s, p);
+		int holds = site_holds(t, s, p);
 
 		if (holds < 0)
 			continue;
@@ -631,25 +414,34 @@ static int plain_returns(struct kmemmap_patched *p, char *why, size_t len)
 	return 0;
 }
 
-int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
+int kmemmap_patch_code(const struct kmemmap_text *t, struct kmemmap_patched *p,
+		       char *why, size_t len)
 {
-	if (kmemmap_sites.magic != KMEMMAP_SITES_FILLED) {
+	if (t->sites->magic != KMEMMAP_SITES_FILLED) {
 		snprintf(why, len,
-			 "the program's site table is empty: "
-			 "tools/kernel-memmap/sites did not run on it");
+			 "the site table is empty: tools/kernel-memmap/sites "
+			 "did not run on the linked objects");
 		return -1;
 	}
-	p->return_thunk = return_thunk(p, why, len);
-	if (!p->return_thunk)
+	if (!p->return_thunk) {
+		snprintf(why, len, "no return thunk was chosen");
 		return -1;
+	}
+	if (strcmp(p->return_thunk, "ret") && !kept_thunk(t, p)) {
+		snprintf(why, len,
+			 "return_thunk=%s: this text has no such thunk to "
+			 "keep its return sites on",
+			 p->return_thunk);
+		return -1;
+	}
 	if (p->plain_returns) {
 		int r = plain_returns(p, why, len);
 
 		if (r)
 			return r;
 	}
-	if (apply_alternatives(p, why, len) || patch_sites(p, why, len) ||
-	    patch_fentry(p, why, len))
+	if (apply_alternatives(t, p, why, len) || patch_sites(t, p, why, len) ||
+	    patch_fentry(t, p, why, len))
 		return -1;
-	return check_sites(p, why, len);
+	return check_sites(t, p, why, len);
 }

@@ -8,9 +8,7 @@
 #ifndef NTBOOT_KERNEL_MEMMAP_PATCH_H
 #define NTBOOT_KERNEL_MEMMAP_PATCH_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
+#include "freestanding.h"
 #include "request.h"
 
 /*
@@ -60,21 +58,78 @@ extern const unsigned char kmemmap_nops[9][8];
 void kmemmap_rel32_insn(unsigned char *insn, unsigned char op, unsigned long p,
 			unsigned long target);
 
+/* 6.12's struct alt_instr (patch.c) */
+struct alt_instr;
+
 /*
- * Write @n bytes of text at @addr (its pages writable for the time):
- * 0, or -1 with the reason in @why.
+ * The text patch.c and jump_labels.c patch, at the addresses it runs at,
+ * and where their inputs come from: the hosted runner's own program
+ * (patch_host.c) or the image's kernel blob (kernel/kernel_blob_run.c).
+ */
+struct kmemmap_text {
+	const struct alt_instr *alt_start, *alt_end;	/* .altinstructions */
+	const unsigned long *mcount_start, *mcount_end; /* __mcount_loc */
+	const void *jump_start, *jump_end;		/* __jump_table */
+	const struct kmemmap_sites *sites;
+	unsigned long fentry; /* __fentry__ (a stub) */
+	/* the static calls' trampolines, 0 where no object calls one */
+	unsigned long sct_cond_resched, sct_might_resched;
+	unsigned long sct_preempt_schedule, sct_preempt_schedule_notrace;
+	/* __cond_resched() with nothing to yield to: "return 0" */
+	unsigned long cond_resched;
+	/* the thunks a kept return site jumps to; 0: this text has none */
+	unsigned long safe_ret_thunk, ret_thunk;
+	/*
+	 * 1 or 0: does the CPU's kernel have X86_FEATURE_ @feature (word *
+	 * 32 + bit); -1 where the caller cannot say.
+	 */
+	int (*has_feature)(unsigned int feature);
+	/* The variable stub at @addr's name, or NULL (jump_labels.c). */
+	const char *(*stub_variable)(unsigned long addr);
+	/* Write @n bytes of text at @addr: 0, or -1 with why in @why. */
+	int (*poke)(unsigned long addr, const void *bytes, unsigned int n,
+		    char *why, size_t len);
+};
+
+/*
+ * The X86_FEATURE_ numbers (6.12's cpufeatures.h) the alternatives of
+ * the linked objects test, and the name /proc/cpuinfo gives each.
+ */
+struct kmemmap_feature {
+	unsigned int feature;
+	const char *name, *flag; /* flag NULL: always set */
+};
+extern const struct kmemmap_feature kmemmap_features[];
+extern const unsigned int kmemmap_nr_features;
+
+/*
+ * Patch the alternatives, return sites, static calls and ftrace's sites
+ * of @t, then check that every site of the table holds what it should.
+ * @p->return_thunk ("ret", "safe_ret", "jmp_ret") and @p->return_why say
+ * what the return sites hold and why: the caller's choice. Returns 0, -1
+ * with the reason in @why, or KMEMMAP_SAME_CODE where @p->plain_returns
+ * asks for what the CPU's kernel does already (its return sites are RET):
+ * the reason in @why.
+ */
+#define KMEMMAP_SAME_CODE 1
+int kmemmap_patch_code(const struct kmemmap_text *t, struct kmemmap_patched *p,
+		       char *why, size_t len);
+
+/*
+ * The hosted runner's (patch_host.c): its own program's text patched as
+ * the running kernel patched its own, from /proc/cpuinfo's flags and
+ * /sys/devices/system/cpu/vulnerabilities (or NTB_KERNEL_RETURN_THUNK).
+ */
+int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len);
+
+/*
+ * Write @n bytes of the hosted runner's text at @addr (its pages
+ * writable for the time): 0, or -1 with the reason in @why.
  */
 int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
 		      char *why, size_t len);
 
-/*
- * Patch alternatives, return sites, static calls and ftrace's sites, then
- * check every site of the table holds what it should. Returns 0, -1 with
- * the reason in @why, or KMEMMAP_SAME_CODE where @p->plain_returns asks
- * for what the CPU's kernel does already (its return sites are RET):
- * the reason in @why.
- */
-#define KMEMMAP_SAME_CODE 1
-int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len);
+/* The hosted runner's text (patch_host.c), for jump_labels.c's wrapper. */
+extern const struct kmemmap_text kmemmap_host_text;
 
 #endif

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The image runs the kernel blob (kernel/kernel_blob.h): Debian 6.12's
+ * compiled memmap_init_zone_device() and the glue, for bench_memmap_init's
+ * kernel contender, as the hosted runner's kernel-memmap program runs the
+ * same objects (docs/kernel-memmap.md, "In the image").
+ *
+ * - Loaded once, before the first start: the blob copied into frames of
+ *   the image's own and mapped at its link address in the image's page
+ *   tables (the last top-level entry, as the kernel's text), its text
+ *   patched as the kernel's boot patches its own on this CPU (patch.c and
+ *   jump_labels.c, shared with the hosted runner; the features from CPUID
+ *   by 6.12's rules, arch/x86/kernel_features.c), every site checked.
+ * - Each start copies the blob's data back as built and zeroes its bss,
+ *   so that no earlier contender's state (nor a fault's) is left in it.
+ * - Every call into the blob runs with the GS base on a per-CPU page of
+ *   the blob's own in the top half: the kernel's stack protector reads
+ *   its canary at %gs:40, and any other per-CPU read (%gs plus a link
+ *   address) lands on nothing mapped and faults. The page's first word
+ *   is this CPU's own per-CPU pointer, so that the image's this_cpu()
+ *   (%gs:0) still works in an exception taken inside the blob.
+ * - A function stub reached (blob_support.c's hook) or a fault inside the
+ *   blob ends the call, not the case: the run returns -1 naming the stub,
+ *   or the address and the blob's symbol, as the hosted runner's does
+ *   when its program dies.
+ */
+#include "arch/x86/cpu.h"
+#include "arch/x86/kernel_features.h"
+#include "arch/x86/tsc.h"
+#include "include/compiler.h"
+#include "include/platform.h"
+#include "kernel/kernel_blob.h"
+#include "kernel/memory.h"
+#include "kernel/msr.h"
+#include "kernel/smp.h"
+#include "lib/jump.h"
+#include "lib/kunit.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+#include "tools/kernel-memmap/jump_labels.h"
+#include "tools/kernel-memmap/patch.h"
+
+#define MSR_GS_BASE 0xc0000101
+#define MSR_IA32_MISC_ENABLE 0x1a0
+
+/*
+ * The blob's per-CPU page: 2 MiB below its text, in a 2 MiB of its own
+ * (the variable stubs lie in the lowest 2 MiB of the top 2 GiB, unmapped).
+ */
+#define BLOB_PERCPU_ADDR (KERNEL_BLOB_LINK_ADDR - SZ_2M)
+
+/* The glue's functions (tools/kernel-memmap/glue.h), by entry. */
+typedef int (*setup_fn)(unsigned long start_pfn, unsigned long nr_pages,
+			unsigned long order, int type, int nid, int altmap,
+			unsigned long reserve, unsigned long free, void *arena,
+			unsigned long arena_bytes, char *why,
+			unsigned long len);
+typedef void (*void_fn)(void);
+typedef unsigned long (*arena_bytes_fn)(unsigned long start_pfn,
+					unsigned long nr_pages);
+typedef void *(*pgmap_fn)(void);
+typedef unsigned long (*ulong_fn)(void);
+typedef long (*long_fn)(void);
+typedef unsigned long (*pageblock_bits_fn)(unsigned long pfn);
+
+static struct {
+	const struct kernel_blob *b;
+	bool tried;
+	int load_rc; /* 0 loaded, 1 no blob (a skip), -1 failed */
+	char why[256];
+	u64 phys;    /* the span's frames */
+	u64 *percpu; /* the per-CPU page, by its identity address */
+	struct kernel_cpu_inputs cpu;
+	struct kmemmap_patched patched;
+	char object[KMEMMAP_OBJECT_LEN];
+	const struct kernel_memmap_call *active;
+	/* a call that ended inside the blob: where to, and why */
+	ntb_jmp_buf stopped;
+	volatile bool in_call;
+	char stop_why[256];
+} kb;
+
+static void *entry(enum kernel_blob_entry e)
+{
+	return (void *)(uptr)kb.b->h->entry[e];
+}
+
+static void write_gs_base(u64 v)
+{
+	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
+		     "d"((u32)(v >> 32)));
+}
+
+static u64 read_cr4(void)
+{
+	u64 v;
+
+	asm volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+/* Into the blob's per-CPU page, keeping this CPU's own at %gs:0. */
+static void blob_enter(void)
+{
+	kb.percpu[0] = (u64)(uptr)this_cpu();
+	write_gs_base(BLOB_PERCPU_ADDR);
+	kb.in_call = true;
+}
+
+static void blob_leave(void)
+{
+	kb.in_call = false;
+	write_gs_base(kb.percpu[0]);
+}
+
+/* "name+0x12", or the bare address where the blob has no symbol there. */
+static void name_addr(u64 addr, char *buf, size_t len)
+{
+	u64 off = 0;
+	const char *name = kernel_blob_symbol_at(kb.b, addr, &off);
+
+	if (name)
+		ntb_snprintf(buf, len, "%s+%#llx", name, off);
+	else
+		ntb_snprintf(buf, len, "%#llx", addr);
+}
+
+/* blob_support.c's hook for a function stub: the call ends here. */
+static void stub_reached(const char *name, u64 from)
+{
+	char at[96];
+
+	name_addr(from, at, sizeof(at));
+	ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
+		     "the kernel's code called %s() (returning to %s), "
+		     "which the image does not provide "
+		     "(tools/kernel-memmap/stubs)",
+		     name, at);
+	blob_leave();
+	ntb_longjmp(kb.stopped, 1);
+}
+
+bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
+{
+	char at[96], what[112] = "";
+	u64 off = 0;
+	const char *var;
+
+	if (!kb.in_call || smp_processor_id() != 0)
+		return false;
+	name_addr(ip, at, sizeof(at));
+	if (vector == 14) {
+		/* a read of a variable stub, plain or as a per-CPU one */
+		var = kernel_blob_symbol_at(kb.b, cr2, &off);
+		if (!var) {
+			var = kernel_blob_symbol_at(
+				kb.b, cr2 - BLOB_PERCPU_ADDR, &off);
+			if (var)
+				ntb_snprintf(
+					what, sizeof(what),
+					", a per-CPU read of %%gs:%s+%#llx",
+					var, off);
+		} else {
+			ntb_snprintf(what, sizeof(what), ", a read of %s+%#llx",
+				     var, off);
+		}
+		if (!what[0])
+			ntb_snprintf(what, sizeof(what), " at address %#llx",
+				     cr2);
+	}
+	if (ip - kb.b->h->link_addr < kb.b->h->text_size)
+		ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
+			     "%s (vector %d) inside the kernel's code at %s%s",
+			     trap, vector, at, what);
+	else
+		ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
+			     "%s (vector %d) during a call into the kernel's "
+			     "code, at %#llx outside its text%s",
+			     trap, vector, ip, what);
+	blob_leave();
+	ntb_longjmp(kb.stopped, 1);
+}
+
+static void read_cpu(struct kernel_cpu_inputs *in)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	u32 b, cx, d;
+
+	memcpy(in->vendor, c->vendor, sizeof(in->vendor));
+	in->family = c->family;
+	in->model = c->model;
+	in->max_leaf = c->max_leaf;
+	cpuid_count(1, 0, &in->leaf1_eax, &b, &cx, &d);
+	if (c->max_leaf >= 7) {
+		cpuid_count(7, 0, &in->leaf7_eax, &in->leaf7_ebx, &cx,
+			    &in->leaf7_edx);
+		cpuid_count(7, 1, &in->leaf7_1_eax, &b, &cx, &d);
+	}
+	if (!strcmp(c->vendor, "GenuineIntel"))
+		in->misc_enable_read =
+			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &in->misc_enable);
+	in->cr4 = read_cr4();
+	in->cr4_read = true;
+}
+
+static int has_feature(unsigned int feature)
+{
+	char how[96];
+
+	return kernel_cpu_feature(&kb.cpu, feature, how, sizeof(how));
+}
+
+/* The variable stub @addr lies in (a key may sit inside a struct). */
+static const char *stub_variable(unsigned long addr)
+{
+	const struct kernel_blob_header *h = kb.b->h;
+	u64 off = 0;
+
+	if (addr - h->stub_variables.addr >= h->stub_variables.size)
+		return NULL;
+	return kernel_blob_symbol_at(kb.b, addr, &off);
+}
+
+static int poke(unsigned long addr, const void *bytes, unsigned int n,
+		char *why, size_t len)
+{
+	const struct kernel_blob_header *h = kb.b->h;
+
+	if (addr < h->link_addr || addr + n > h->link_addr + h->text_size) {
+		ntb_snprintf(why, len, "a patch at %#lx outside the text",
+			     addr);
+		return -1;
+	}
+	memcpy((void *)addr, bytes, n);
+	return 0;
+}
+
+/* The features the alternatives test, and how each was derived. */
+static void features_line(void)
+{
+	char line[600], how[96];
+	int n = ntb_snprintf(line, sizeof(line), "# kernel-features");
+
+	for (unsigned int i = 0;
+	     i < kmemmap_nr_features && n > 0 && (size_t)n < sizeof(line);
+	     i++) {
+		const struct kmemmap_feature *f = &kmemmap_features[i];
+		int has = kernel_cpu_feature(&kb.cpu, f->feature, how,
+					     sizeof(how));
+
+		n += ntb_snprintf(line + n, sizeof(line) - n, " %s=%s(%s)",
+				  f->name,
+				  has < 0 ? "?"
+				  : has	  ? "1"
+					  : "0",
+				  how);
+	}
+	kunit_diag("%s\n", line);
+}
+
+static int patch_blob(char *why, size_t len)
+{
+	const struct kernel_blob_header *h = kb.b->h;
+	const struct kmemmap_text t = {
+		.alt_start = (const void *)(uptr)h->altinstructions.addr,
+		.alt_end = (const void *)(uptr)(h->altinstructions.addr +
+						h->altinstructions.size),
+		.mcount_start = (const void *)(uptr)h->mcount_loc.addr,
+		.mcount_end = (const void *)(uptr)(h->mcount_loc.addr +
+						   h->mcount_loc.size),
+		.jump_start = (const void *)(uptr)h->jump_table.addr,
+		.jump_end = (const void *)(uptr)(h->jump_table.addr +
+						 h->jump_table.size),
+		.sites = (const void *)(uptr)h->sites.addr,
+		.fentry = kernel_blob_symbol_addr(kb.b, "__fentry__"),
+		.sct_cond_resched =
+			kernel_blob_symbol_addr(kb.b, "__SCT__cond_resched"),
+		.sct_might_resched =
+			kernel_blob_symbol_addr(kb.b, "__SCT__might_resched"),
+		.sct_preempt_schedule = kernel_blob_symbol_addr(
+			kb.b, "__SCT__preempt_schedule"),
+		.sct_preempt_schedule_notrace = kernel_blob_symbol_addr(
+			kb.b, "__SCT__preempt_schedule_notrace"),
+		.cond_resched =
+			kernel_blob_symbol_addr(kb.b, "kmemmap_cond_resched"),
+		.has_feature = has_feature,
+		.stub_variable = stub_variable,
+		.poke = poke,
+	};
+
+	kb.patched.return_thunk = "ret";
+	ntb_snprintf(kb.patched.return_why, sizeof(kb.patched.return_why),
+		     "the image picks no return thunk yet: every return site "
+		     "is RET");
+	if (!t.cond_resched) {
+		ntb_snprintf(why, len, "the blob has no kmemmap_cond_resched");
+		return -1;
+	}
+	if (kmemmap_patch_code(&t, &kb.patched, why, len) ||
+	    kmemmap_jump_labels_patch(&t, &kb.patched.jump_labels, why, len))
+		return -1;
+	ntb_snprintf(kb.object, sizeof(kb.object),
+		     "%s %s patches=%llu patches_sha256=%s fentry=%u "
+		     "return_sites=%u alternatives=%u jump_labels=%u "
+		     "static_calls=%u return_thunk=%s return_thunk_from=\"%s\"",
+		     h->object, h->release, h->patches, h->patches_sha256,
+		     kb.patched.fentry, kb.patched.return_sites,
+		     kb.patched.alternatives, kb.patched.jump_labels,
+		     kb.patched.static_calls, kb.patched.return_thunk,
+		     kb.patched.return_why);
+	return 0;
+}
+
+/* The blob's data as built, its bss zeroed, the image's hooks in it. */
+static void reset_data(void)
+{
+	const struct kernel_blob_header *h = kb.b->h;
+	u8 *data = (u8 *)(uptr)(h->link_addr + h->text_size);
+	struct kernel_blob_hooks *hooks = (void *)(uptr)h->hooks;
+
+	memcpy(data, kb.b->image + h->text_size, h->data_size);
+	memset(data + h->data_size, 0, h->bss_size);
+	hooks->stop = stub_reached;
+	hooks->vsnprintf = ntb_vsnprintf;
+}
+
+/* A call of a function stub in the blob: must end naming it. */
+static void call_function_stub(void)
+{
+	void (*const *fn)(void) = (void *)(uptr)kernel_blob_symbol_addr(
+		kb.b, "kmemmap_selftest_function");
+
+	(*fn)();
+}
+
+/* A read of a variable stub, plain and per-CPU: must fault naming it. */
+static void read_variable_stub(void)
+{
+	const volatile long *const *var = (void *)(uptr)kernel_blob_symbol_addr(
+		kb.b, "kmemmap_selftest_variable");
+
+	(void)**var;
+}
+
+static void read_percpu_variable_stub(void)
+{
+	const volatile long *const *var = (void *)(uptr)kernel_blob_symbol_addr(
+		kb.b, "kmemmap_selftest_variable");
+	unsigned long v;
+
+	asm volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(*var));
+}
+
+/*
+ * Run @body as a call into the blob: does it end the call naming
+ * @name (in @why the reason, or what went wrong)?
+ */
+static bool stops_naming(void (*body)(void), const char *name, char *why,
+			 size_t len)
+{
+	if (ntb_setjmp(kb.stopped))
+		goto stopped;
+	blob_enter();
+	body();
+	blob_leave();
+	ntb_snprintf(why, len, "returned instead of ending the call");
+	return false;
+stopped:
+	ntb_snprintf(why, len, "%s", kb.stop_why);
+	return strstr(kb.stop_why, name) != NULL;
+}
+
+/*
+ * As the hosted runner's --selftest: a call of a function stub and a read
+ * of a variable stub, plain and per-CPU, each end the call by name.
+ */
+static int selftest(char *why, size_t len)
+{
+	const char *fname = (const char *)(uptr)kernel_blob_symbol_addr(
+		kb.b, "kmemmap_selftest_function_name");
+	const char *vname = (const char *)(uptr)kernel_blob_symbol_addr(
+		kb.b, "kmemmap_selftest_variable_name");
+	static const struct {
+		const char *what;
+		void (*body)(void);
+		bool function;
+	} tries[] = {
+		{"a call of the function stub", call_function_stub, true},
+		{"a read of the variable stub", read_variable_stub, false},
+		{"a per-CPU read of the variable stub",
+		 read_percpu_variable_stub, false},
+	};
+	char got[256];
+
+	if (!fname || !vname) {
+		ntb_snprintf(why, len, "the blob has no self-test stubs");
+		return -1;
+	}
+	for (unsigned int i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		const char *name = tries[i].function ? fname : vname;
+
+		if (!stops_naming(tries[i].body, name, got, sizeof(got))) {
+			ntb_snprintf(why, len,
+				     "self-test: %s %s did not end the call "
+				     "naming it: %s",
+				     tries[i].what, name, got);
+			return -1;
+		}
+	}
+	reset_data();
+	kunit_diag("# kernel-blob selftest: a call of %s() and a read of %s, "
+		   "plain and per-CPU, end the call naming them\n",
+		   fname, vname);
+	return 0;
+}
+
+static int load(char *why, size_t len)
+{
+	const struct kernel_blob_header *h;
+	u64 span, percpu;
+	long canary;
+
+	kb.b = image_kernel_blob();
+	if (!kb.b) {
+		ntb_snprintf(why, len,
+			     "the image carries no kernel blob: %s; the hosted "
+			     "runner runs the kernel's objects "
+			     "(build/host/ntbench)",
+			     image_kernel_blob_why());
+		return 1;
+	}
+	h = kb.b->h;
+	span = ALIGN_UP(kernel_blob_span(kb.b), SZ_4K);
+	kb.phys = frame_alloc(&kmem.fa, span, SZ_4K);
+	percpu = frame_alloc(&kmem.fa, SZ_4K, SZ_4K);
+	if (!kb.phys || !percpu ||
+	    memory_map_pages(h->link_addr, kb.phys, span) ||
+	    memory_map_pages(BLOB_PERCPU_ADDR, percpu, SZ_4K)) {
+		ntb_snprintf(why, len,
+			     "cannot map the kernel blob's %llu bytes at %#llx",
+			     span, h->link_addr);
+		return -1;
+	}
+	memcpy((void *)(uptr)h->link_addr, kb.b->image, h->text_size);
+	kb.percpu = (u64 *)(uptr)percpu;
+	memset(kb.percpu, 0, SZ_4K);
+	reset_data();
+	read_cpu(&kb.cpu);
+	features_line();
+	if (patch_blob(why, len))
+		return -1;
+	/* the stack protector's canary where the page holds it */
+	canary = ((long_fn)entry(KERNEL_BLOB_STACK_CANARY_OFFSET))();
+	if (canary >= 0 && (canary < 8 || canary > (long)SZ_4K - 8)) {
+		ntb_snprintf(why, len,
+			     "the kernel's canary is at %%gs:%ld, outside the "
+			     "blob's per-CPU page",
+			     canary);
+		return -1;
+	}
+	if (canary >= 0)
+		kb.percpu[canary / 8] = 0x6e74626f6f7400ULL;
+	return selftest(why, len);
+}
+
+int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
+			      size_t len)
+{
+	const struct kernel_blob_header *h;
+	u64 window, bits, arena_bytes, total;
+	u8 *mem;
+
+	if (!kb.tried) {
+		kb.tried = true;
+		kb.load_rc = load(kb.why, sizeof(kb.why));
+	}
+	if (kb.load_rc) {
+		ntb_snprintf(why, len, "%s", kb.why);
+		return kb.load_rc;
+	}
+	h = kb.b->h;
+	if (c->patches || strcmp(c->patches_sha256, h->patches_sha256)) {
+		ntb_snprintf(why, len,
+			     "the image's blob is built from %llu patch files "
+			     "(%.16s...), not from this contender's (%s)",
+			     h->patches, h->patches_sha256,
+			     c->patches ? c->patches : "none");
+		return 1;
+	}
+	if (c->plain_returns) {
+		ntb_snprintf(why, len,
+			     "the image patches every return site to RET (it "
+			     "picks no return thunk yet): the same code as "
+			     "its build's");
+		return 1;
+	}
+	if (kb.active) {
+		ntb_snprintf(why, len,
+			     "the image's blob serves one contender at a time");
+		return -1;
+	}
+	reset_data();
+	blob_enter();
+	if (((ulong_fn)entry(KERNEL_BLOB_PAGE_SIZE))() != c->page_size ||
+	    ((ulong_fn)entry(KERNEL_BLOB_PAGEBLOCK_PAGES))() !=
+		    c->pageblock_pages) {
+		blob_leave();
+		ntb_snprintf(why, len,
+			     "the request has a %u-byte struct page and "
+			     "pageblocks of %lu pfns; the kernel's differ",
+			     c->page_size, c->pageblock_pages);
+		return -1;
+	}
+	arena_bytes = ((arena_bytes_fn)entry(KERNEL_BLOB_ARENA_BYTES))(
+		c->start_pfn, c->nr_pages);
+	blob_leave();
+	window = ALIGN_UP(c->line_offset + (u64)c->nr_pfns * c->page_size, 64);
+	bits = ALIGN_UP((u64)c->nr_pageblocks, 64);
+	total = window + bits + arena_bytes;
+	mem = plat_alloc_aligned(total, SZ_4K);
+	if (!mem) {
+		ntb_snprintf(why, len, "no %llu bytes for the kernel's window",
+			     total);
+		return -1;
+	}
+	memset(mem, 0, total);
+	c->map = mem;
+	c->map_bytes = total;
+	c->pages = mem + c->line_offset;
+	c->pageblock_bits = mem + window;
+	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
+	*(u64 *)(uptr)h->vmemmap_base =
+		(u64)(uptr)c->pages - (u64)c->base_pfn * c->page_size;
+	if (ntb_setjmp(kb.stopped)) {
+		ntb_snprintf(why, len, "%s", kb.stop_why);
+		plat_free(c->map, c->map_bytes);
+		c->map = NULL;
+		return -1;
+	}
+	blob_enter();
+	if (((setup_fn)entry(KERNEL_BLOB_SETUP))(
+		    c->start_pfn, c->nr_pages, c->order, c->type, c->nid,
+		    c->altmap, c->altmap_reserve, c->altmap_free,
+		    mem + window + bits, arena_bytes, why, len)) {
+		blob_leave();
+		plat_free(c->map, c->map_bytes);
+		c->map = NULL;
+		return -1;
+	}
+	c->pgmap_addr = (u64)(uptr)((pgmap_fn)entry(KERNEL_BLOB_PGMAP))();
+	blob_leave();
+	c->pages_addr = (u64)(uptr)c->pages;
+	ntb_snprintf(c->object, sizeof(c->object), "%s", kb.object);
+	ntb_snprintf(c->return_thunk, sizeof(c->return_thunk), "%s",
+		     kb.patched.return_thunk);
+	ntb_snprintf(c->return_thunk_from, sizeof(c->return_thunk_from), "%s",
+		     kb.patched.return_why);
+	kb.active = c;
+	return 0;
+}
+
+int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
+			    char *why, size_t len)
+{
+	pageblock_bits_fn bits_of = entry(KERNEL_BLOB_PAGEBLOCK_BITS);
+	u64 t0, t1;
+
+	*cycles = 0;
+	if (kb.active != c) {
+		ntb_snprintf(why, len, "the kernel's code is not started");
+		return -1;
+	}
+	if (ntb_setjmp(kb.stopped)) {
+		ntb_snprintf(why, len, "%s", kb.stop_why);
+		return -1;
+	}
+	blob_enter();
+	((void_fn)entry(KERNEL_BLOB_PAGEBLOCKS_RESET))();
+	t0 = rdtsc_ordered();
+	((void_fn)entry(KERNEL_BLOB_CALL))();
+	t1 = rdtsc_ordered();
+	for (unsigned long i = 0; i < c->nr_pageblocks; i++) {
+		unsigned long pfn = c->pageblocks_pfn + i * c->pageblock_pages;
+		unsigned long v = bits_of(pfn);
+
+		if (v > 0xff) {
+			blob_leave();
+			ntb_snprintf(why, len,
+				     "pfn %#lx has no section: the request's "
+				     "pageblocks go past the namespace's "
+				     "sections",
+				     pfn);
+			return -1;
+		}
+		c->pageblock_bits[i] = v;
+	}
+	blob_leave();
+	*cycles = t1 - t0;
+	return 0;
+}
+
+void image_kernel_memmap_stop(struct kernel_memmap_call *c)
+{
+	if (c->map)
+		plat_free(c->map, c->map_bytes);
+	c->map = NULL;
+	if (kb.active == c)
+		kb.active = NULL;
+}
