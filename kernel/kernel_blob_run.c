@@ -13,16 +13,20 @@
  *   by 6.12's rules, arch/x86/kernel_features.c), every site checked.
  * - Each start copies the blob's data back as built and zeroes its bss,
  *   so that no earlier contender's state (nor a fault's) is left in it.
- * - Every call into the blob runs with the GS base on a per-CPU page of
- *   the blob's own in the top half: the kernel's stack protector reads
- *   its canary at %gs:40, and any other per-CPU read (%gs plus a link
- *   address) lands on nothing mapped and faults. The page's first word
- *   is this CPU's own per-CPU pointer, so that the image's this_cpu()
- *   (%gs:0) still works in an exception taken inside the blob.
- * - A function stub reached (blob_support.c's hook) or a fault inside the
- *   blob ends the call, not the case: the run returns -1 naming the stub,
- *   or the address and the blob's symbol, as the hosted runner's does
- *   when its program dies.
+ * - Every call into the blob, from the first at load, runs with the GS
+ *   base on a per-CPU page of the blob's own in the top half: the
+ *   kernel's stack protector reads its canary at %gs:40, and any other
+ *   per-CPU read (%gs plus a link address) lands on nothing mapped and
+ *   faults. The page's first word is this CPU's own per-CPU pointer, so
+ *   that the image's this_cpu() (%gs:0) still works in an exception taken
+ *   inside the blob; the GS base to go back to is kept here, out of the
+ *   blob's reach.
+ * - Every call has its jump point set first: a function stub reached
+ *   (blob_support.c's hook), a fault inside the call or the watchdog's
+ *   NMI on a hang ends the call, not the case. The GS base goes back, the
+ *   contender is dead (no further run enters what the call left), and
+ *   the start or run returns -1 naming the stub, or the address and the
+ *   blob's symbol, as the hosted runner's does when its program dies.
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/kernel_features.h"
@@ -33,6 +37,7 @@
 #include "kernel/memory.h"
 #include "kernel/msr.h"
 #include "kernel/smp.h"
+#include "kernel/traps.h"
 #include "lib/jump.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
@@ -43,11 +48,11 @@
 #define MSR_GS_BASE 0xc0000101
 #define MSR_IA32_MISC_ENABLE 0x1a0
 
-/*
- * The blob's per-CPU page: 2 MiB below its text, in a 2 MiB of its own
- * (the variable stubs lie in the lowest 2 MiB of the top 2 GiB, unmapped).
- */
-#define BLOB_PERCPU_ADDR (KERNEL_BLOB_LINK_ADDR - SZ_2M)
+/* The blob's per-CPU page (the variable stubs lie below it, unmapped). */
+#define BLOB_PERCPU_ADDR KERNEL_BLOB_PERCPU_ADDR
+
+_Static_assert(sizeof(struct kmemmap_sites) == KERNEL_BLOB_SITES_SIZE,
+	       "lib/kernel_blob.c checks the site table's size");
 
 /* The glue's functions (tools/kernel-memmap/glue.h), by entry. */
 typedef int (*setup_fn)(unsigned long start_pfn, unsigned long nr_pages,
@@ -74,9 +79,12 @@ static struct {
 	struct kmemmap_patched patched;
 	char object[KMEMMAP_OBJECT_LEN];
 	const struct kernel_memmap_call *active;
+	/* the active contender's call ended inside the blob: no more runs */
+	bool dead;
 	/* a call that ended inside the blob: where to, and why */
 	ntb_jmp_buf stopped;
 	volatile bool in_call;
+	u64 saved_gs; /* the GS base to go back to */
 	char stop_why[256];
 } kb;
 
@@ -88,21 +96,15 @@ static void *entry(enum kernel_blob_entry e)
 static void write_gs_base(u64 v)
 {
 	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
-		     "d"((u32)(v >> 32)));
-}
-
-static u64 read_cr4(void)
-{
-	u64 v;
-
-	asm volatile("mov %%cr4, %0" : "=r"(v));
-	return v;
+		     "d"((u32)(v >> 32))
+		     : "memory");
 }
 
 /* Into the blob's per-CPU page, keeping this CPU's own at %gs:0. */
 static void blob_enter(void)
 {
-	kb.percpu[0] = (u64)(uptr)this_cpu();
+	kb.saved_gs = (u64)(uptr)this_cpu();
+	kb.percpu[0] = kb.saved_gs;
 	write_gs_base(BLOB_PERCPU_ADDR);
 	kb.in_call = true;
 }
@@ -110,7 +112,18 @@ static void blob_enter(void)
 static void blob_leave(void)
 {
 	kb.in_call = false;
-	write_gs_base(kb.percpu[0]);
+	write_gs_base(kb.saved_gs);
+}
+
+/*
+ * The call ends here, from a hook or the exception handler: back to the
+ * jump point its caller set, the reason in kb.stop_why.
+ */
+static void __noreturn end_call(void)
+{
+	blob_leave();
+	kb.dead = true;
+	ntb_longjmp(kb.stopped, 1);
 }
 
 /* "name+0x12", or the bare address where the blob has no symbol there. */
@@ -125,19 +138,23 @@ static void name_addr(u64 addr, char *buf, size_t len)
 		ntb_snprintf(buf, len, "%#llx", addr);
 }
 
-/* blob_support.c's hook for a function stub: the call ends here. */
+/*
+ * blob_support.c's hook for a function stub: the call ends here. (Not in
+ * a call, it returns: the stub's UD2 then faults as any other fault.)
+ */
 static void stub_reached(const char *name, u64 from)
 {
 	char at[96];
 
+	if (!kb.in_call)
+		return;
 	name_addr(from, at, sizeof(at));
 	ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
 		     "the kernel's code called %s() (returning to %s), "
 		     "which the image does not provide "
 		     "(tools/kernel-memmap/stubs)",
 		     name, at);
-	blob_leave();
-	ntb_longjmp(kb.stopped, 1);
+	end_call();
 }
 
 bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
@@ -146,9 +163,20 @@ bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
 	u64 off = 0;
 	const char *var;
 
+	const char *key;
+
 	if (!kb.in_call || smp_processor_id() != 0)
 		return false;
+	/* an NMI left by a jump, not an IRET: unblock the next one */
+	if (vector == 2)
+		nmi_unblock();
 	name_addr(ip, at, sizeof(at));
+	key = vector == 6 ? kmemmap_jump_label_key_at(ip) : NULL;
+	if (key)
+		ntb_snprintf(what, sizeof(what),
+			     ", a static branch on %s, a key the image does "
+			     "not provide (tools/kernel-memmap/stubs)",
+			     key);
 	if (vector == 14) {
 		/* a read of a variable stub, plain or as a per-CPU one */
 		var = kernel_blob_symbol_at(kb.b, cr2, &off);
@@ -177,8 +205,7 @@ bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
 			     "%s (vector %d) during a call into the kernel's "
 			     "code, at %#llx outside its text%s",
 			     trap, vector, ip, what);
-	blob_leave();
-	ntb_longjmp(kb.stopped, 1);
+	end_call();
 }
 
 static void read_cpu(struct kernel_cpu_inputs *in)
@@ -192,22 +219,30 @@ static void read_cpu(struct kernel_cpu_inputs *in)
 	in->max_leaf = c->max_leaf;
 	cpuid_count(1, 0, &in->leaf1_eax, &b, &cx, &d);
 	if (c->max_leaf >= 7) {
-		cpuid_count(7, 0, &in->leaf7_eax, &in->leaf7_ebx, &cx,
-			    &in->leaf7_edx);
+		cpuid_count(7, 0, &in->leaf7_eax, &in->leaf7_ebx,
+			    &in->leaf7_ecx, &in->leaf7_edx);
 		cpuid_count(7, 1, &in->leaf7_1_eax, &b, &cx, &d);
 	}
 	if (!strcmp(c->vendor, "GenuineIntel"))
 		in->misc_enable_read =
 			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &in->misc_enable);
-	in->cr4 = read_cr4();
-	in->cr4_read = true;
 }
 
-static int has_feature(unsigned int feature)
+static int has_feature(unsigned int feature, char *why, size_t len)
 {
-	char how[96];
+	return kernel_cpu_feature(&kb.cpu, feature, why, len);
+}
 
-	return kernel_cpu_feature(&kb.cpu, feature, how, sizeof(how));
+/* The image picks no return thunk yet. */
+static const char *return_thunk(struct kmemmap_patched *p, char *why,
+				size_t len)
+{
+	(void)why;
+	(void)len;
+	ntb_snprintf(p->return_why, sizeof(p->return_why),
+		     "the image picks no return thunk yet: every return site "
+		     "is RET");
+	return "ret";
 }
 
 /* The variable stub @addr lies in (a key may sit inside a struct). */
@@ -284,16 +319,15 @@ static int patch_blob(char *why, size_t len)
 		.cond_resched =
 			kernel_blob_symbol_addr(kb.b, "kmemmap_cond_resched"),
 		.has_feature = has_feature,
+		.return_thunk = return_thunk,
 		.stub_variable = stub_variable,
 		.poke = poke,
 	};
 
-	kb.patched.return_thunk = "ret";
-	ntb_snprintf(kb.patched.return_why, sizeof(kb.patched.return_why),
-		     "the image picks no return thunk yet: every return site "
-		     "is RET");
-	if (!t.cond_resched) {
-		ntb_snprintf(why, len, "the blob has no kmemmap_cond_resched");
+	if (!t.cond_resched || !t.fentry) {
+		ntb_snprintf(why, len,
+			     "the blob has no kmemmap_cond_resched or "
+			     "__fentry__");
 		return -1;
 	}
 	if (kmemmap_patch_code(&t, &kb.patched, why, len) ||
@@ -324,93 +358,158 @@ static void reset_data(void)
 	hooks->vsnprintf = ntb_vsnprintf;
 }
 
+/* The self-test's stubs, as tools/kernel-memmap/stubs names them. */
+static struct {
+	void (*function)(void);
+	const volatile long *variable;
+	const char *function_name, *variable_name;
+	u64 object_variable; /* one of the blob's own: its hooks */
+	long canary;	     /* what the glue says, read at load */
+} st;
+
 /* A call of a function stub in the blob: must end naming it. */
 static void call_function_stub(void)
 {
-	void (*const *fn)(void) = (void *)(uptr)kernel_blob_symbol_addr(
-		kb.b, "kmemmap_selftest_function");
-
-	(*fn)();
+	st.function();
 }
 
 /* A read of a variable stub, plain and per-CPU: must fault naming it. */
 static void read_variable_stub(void)
 {
-	const volatile long *const *var = (void *)(uptr)kernel_blob_symbol_addr(
-		kb.b, "kmemmap_selftest_variable");
-
-	(void)**var;
+	(void)*st.variable;
 }
 
 static void read_percpu_variable_stub(void)
 {
-	const volatile long *const *var = (void *)(uptr)kernel_blob_symbol_addr(
-		kb.b, "kmemmap_selftest_variable");
 	unsigned long v;
 
-	asm volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(*var));
+	asm volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(st.variable));
+}
+
+/* A per-CPU read of the blob's own variable (%gs plus its address). */
+static void read_percpu_object_variable(void)
+{
+	unsigned long v;
+
+	asm volatile("movq %%gs:(%1), %0" : "=r"(v) : "r"(st.object_variable));
+}
+
+static void read_canary_offset(void)
+{
+	st.canary = ((long_fn)entry(KERNEL_BLOB_STACK_CANARY_OFFSET))();
 }
 
 /*
- * Run @body as a call into the blob: does it end the call naming
- * @name (in @why the reason, or what went wrong)?
+ * Run @body as a call into the blob: 0 where it returned, 1 where it
+ * ended inside the blob (why in kb.stop_why), the GS base back either
+ * way: -1 where it is not (the image's own then says so).
  */
-static bool stops_naming(void (*body)(void), const char *name, char *why,
-			 size_t len)
+static int guarded_call(void (*body)(void))
 {
+	u64 gs;
+
 	if (ntb_setjmp(kb.stopped))
 		goto stopped;
 	blob_enter();
 	body();
 	blob_leave();
-	ntb_snprintf(why, len, "returned instead of ending the call");
-	return false;
+	return 0;
 stopped:
-	ntb_snprintf(why, len, "%s", kb.stop_why);
-	return strstr(kb.stop_why, name) != NULL;
+	kb.dead = false; /* (no contender here) */
+	if (rdmsr_safe(MSR_GS_BASE, &gs) || gs != kb.saved_gs) {
+		ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
+			     "the GS base is %#llx after the call ended, not "
+			     "the image's %#llx",
+			     gs, kb.saved_gs);
+		return -1;
+	}
+	return 1;
 }
 
-/*
- * As the hosted runner's --selftest: a call of a function stub and a read
- * of a variable stub, plain and per-CPU, each end the call by name.
- */
-static int selftest(char *why, size_t len)
+/* Is @addr a symbol of the blob's, inside [@lo, @lo + @n)? */
+static u64 symbol_in(const char *name, u64 lo, u64 n)
 {
-	const char *fname = (const char *)(uptr)kernel_blob_symbol_addr(
-		kb.b, "kmemmap_selftest_function_name");
-	const char *vname = (const char *)(uptr)kernel_blob_symbol_addr(
-		kb.b, "kmemmap_selftest_variable_name");
-	static const struct {
-		const char *what;
-		void (*body)(void);
-		bool function;
-	} tries[] = {
-		{"a call of the function stub", call_function_stub, true},
-		{"a read of the variable stub", read_variable_stub, false},
-		{"a per-CPU read of the variable stub",
-		 read_percpu_variable_stub, false},
-	};
-	char got[256];
+	u64 addr = kernel_blob_symbol_addr(kb.b, name);
 
-	if (!fname || !vname) {
+	return addr >= lo && addr - lo < n ? addr : 0;
+}
+
+/* The self-test's stubs found, each where it must lie. */
+static int selftest_stubs(char *why, size_t len)
+{
+	const struct kernel_blob_header *h = kb.b->h;
+	const u64 text = h->link_addr, data = text + h->text_size;
+	const u64 span = kernel_blob_span(kb.b);
+	u64 fn = symbol_in("kmemmap_selftest_function", data, span),
+	    var = symbol_in("kmemmap_selftest_variable", data, span);
+	u64 fname = symbol_in("kmemmap_selftest_function_name", text, span),
+	    vname = symbol_in("kmemmap_selftest_variable_name", text, span);
+
+	if (!fn || !var || !fname || !vname) {
 		ntb_snprintf(why, len, "the blob has no self-test stubs");
 		return -1;
 	}
-	for (unsigned int i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		const char *name = tries[i].function ? fname : vname;
+	st.function = (void (*)(void))(uptr) * (const u64 *)(uptr)fn;
+	st.variable = (const volatile long *)(uptr) * (const u64 *)(uptr)var;
+	st.function_name = (const char *)(uptr)fname;
+	st.variable_name = (const char *)(uptr)vname;
+	st.object_variable = h->hooks;
+	if ((u64)(uptr)st.function - text >= h->text_size ||
+	    (u64)(uptr)st.variable - h->stub_variables.addr >=
+		    h->stub_variables.size) {
+		ntb_snprintf(why, len,
+			     "the blob's self-test stubs are not a function "
+			     "stub and a variable stub");
+		return -1;
+	}
+	return 0;
+}
 
-		if (!stops_naming(tries[i].body, name, got, sizeof(got))) {
+/*
+ * As the hosted runner's --selftest: a call of a function stub, a read
+ * of a variable stub, plain and per-CPU, and a per-CPU read of one of the
+ * blob's own variables each end the call by name, the GS base back.
+ */
+static int selftest(char *why, size_t len)
+{
+	char own[96];
+	u64 off = 0;
+	const char *name =
+		kernel_blob_symbol_at(kb.b, st.object_variable, &off);
+	const struct {
+		const char *what;
+		void (*body)(void);
+		const char *name;
+	} tries[] = {
+		{"a call of the function stub", call_function_stub,
+		 st.function_name},
+		{"a read of the variable stub", read_variable_stub,
+		 st.variable_name},
+		{"a per-CPU read of the variable stub",
+		 read_percpu_variable_stub, st.variable_name},
+		{"a per-CPU read of the blob's own variable",
+		 read_percpu_object_variable, own},
+	};
+
+	ntb_snprintf(own, sizeof(own), "%%gs:%s+", name ? name : "?");
+
+	for (unsigned int i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		int r = guarded_call(tries[i].body);
+
+		if (r != 1 || !strstr(kb.stop_why, tries[i].name)) {
 			ntb_snprintf(why, len,
-				     "self-test: %s %s did not end the call "
+				     "self-test: %s (%s) did not end the call "
 				     "naming it: %s",
-				     tries[i].what, name, got);
+				     tries[i].what, tries[i].name,
+				     r ? kb.stop_why : "it returned instead");
 			return -1;
 		}
 	}
 	reset_data();
 	kunit_diag("# kernel-blob selftest: a call of %s() and a read of %s, "
-		   "plain and per-CPU, end the call naming them\n",
-		   fname, vname);
+		   "plain and per-CPU, and a per-CPU read of the blob's own "
+		   "variable end the call naming them\n",
+		   st.function_name, st.variable_name);
 	return 0;
 }
 
@@ -418,7 +517,6 @@ static int load(char *why, size_t len)
 {
 	const struct kernel_blob_header *h;
 	u64 span, percpu;
-	long canary;
 
 	kb.b = image_kernel_blob();
 	if (!kb.b) {
@@ -447,28 +545,51 @@ static int load(char *why, size_t len)
 	reset_data();
 	read_cpu(&kb.cpu);
 	features_line();
-	if (patch_blob(why, len))
+	if (patch_blob(why, len) || selftest_stubs(why, len))
 		return -1;
 	/* the stack protector's canary where the page holds it */
-	canary = ((long_fn)entry(KERNEL_BLOB_STACK_CANARY_OFFSET))();
-	if (canary >= 0 && (canary < 8 || canary > (long)SZ_4K - 8)) {
+	if (guarded_call(read_canary_offset)) {
+		ntb_snprintf(why, len, "the glue's canary offset: %s",
+			     kb.stop_why);
+		return -1;
+	}
+	if (st.canary >= 0 && (st.canary < 8 || st.canary > (long)SZ_4K - 8)) {
 		ntb_snprintf(why, len,
 			     "the kernel's canary is at %%gs:%ld, outside the "
 			     "blob's per-CPU page",
-			     canary);
+			     st.canary);
 		return -1;
 	}
-	if (canary >= 0)
-		kb.percpu[canary / 8] = 0x6e74626f6f7400ULL;
+	if (st.canary >= 0)
+		kb.percpu[st.canary / 8] = 0x6e74626f6f7400ULL;
 	return selftest(why, len);
+}
+
+/* The request's pfns inside its window, as the hosted runner checks. */
+static int check_request(const struct kernel_memmap_call *c, char *why,
+			 size_t len)
+{
+	if (!c->nr_pages || c->start_pfn < c->base_pfn ||
+	    c->start_pfn - c->base_pfn > c->nr_pfns ||
+	    c->nr_pages > c->nr_pfns - (c->start_pfn - c->base_pfn) ||
+	    c->pageblocks_pfn < c->base_pfn) {
+		ntb_snprintf(why, len,
+			     "the request's window does not hold pfns "
+			     "%#lx+%lu",
+			     c->start_pfn, c->nr_pages);
+		return -1;
+	}
+	return 0;
 }
 
 int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			      size_t len)
 {
 	const struct kernel_blob_header *h;
-	u64 window, bits, arena_bytes, total;
-	u8 *mem;
+	u64 window, bits, total;
+	static u64 arena_bytes;
+	static u8 *mem;
+	int setup;
 
 	if (!kb.tried) {
 		kb.tried = true;
@@ -499,7 +620,18 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			     "the image's blob serves one contender at a time");
 		return -1;
 	}
+	if (check_request(c, why, len))
+		return -1;
 	reset_data();
+	mem = NULL;
+	/* every call below ends here where it ends inside the blob */
+	if (ntb_setjmp(kb.stopped)) {
+		ntb_snprintf(why, len, "%s", kb.stop_why);
+		plat_free(mem, c->map_bytes);
+		c->map = NULL;
+		kb.dead = false;
+		return -1;
+	}
 	blob_enter();
 	if (((ulong_fn)entry(KERNEL_BLOB_PAGE_SIZE))() != c->page_size ||
 	    ((ulong_fn)entry(KERNEL_BLOB_PAGEBLOCK_PAGES))() !=
@@ -517,6 +649,7 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	window = ALIGN_UP(c->line_offset + (u64)c->nr_pfns * c->page_size, 64);
 	bits = ALIGN_UP((u64)c->nr_pageblocks, 64);
 	total = window + bits + arena_bytes;
+	c->map_bytes = total;
 	mem = plat_alloc_aligned(total, SZ_4K);
 	if (!mem) {
 		ntb_snprintf(why, len, "no %llu bytes for the kernel's window",
@@ -525,30 +658,23 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	}
 	memset(mem, 0, total);
 	c->map = mem;
-	c->map_bytes = total;
 	c->pages = mem + c->line_offset;
 	c->pageblock_bits = mem + window;
 	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
 	*(u64 *)(uptr)h->vmemmap_base =
 		(u64)(uptr)c->pages - (u64)c->base_pfn * c->page_size;
-	if (ntb_setjmp(kb.stopped)) {
-		ntb_snprintf(why, len, "%s", kb.stop_why);
-		plat_free(c->map, c->map_bytes);
-		c->map = NULL;
-		return -1;
-	}
 	blob_enter();
-	if (((setup_fn)entry(KERNEL_BLOB_SETUP))(
-		    c->start_pfn, c->nr_pages, c->order, c->type, c->nid,
-		    c->altmap, c->altmap_reserve, c->altmap_free,
-		    mem + window + bits, arena_bytes, why, len)) {
-		blob_leave();
-		plat_free(c->map, c->map_bytes);
-		c->map = NULL;
-		return -1;
-	}
+	setup = ((setup_fn)entry(KERNEL_BLOB_SETUP))(
+		c->start_pfn, c->nr_pages, c->order, c->type, c->nid, c->altmap,
+		c->altmap_reserve, c->altmap_free, mem + window + bits,
+		arena_bytes, why, len);
 	c->pgmap_addr = (u64)(uptr)((pgmap_fn)entry(KERNEL_BLOB_PGMAP))();
 	blob_leave();
+	if (setup) {
+		plat_free(c->map, c->map_bytes);
+		c->map = NULL;
+		return -1;
+	}
 	c->pages_addr = (u64)(uptr)c->pages;
 	ntb_snprintf(c->object, sizeof(c->object), "%s", kb.object);
 	ntb_snprintf(c->return_thunk, sizeof(c->return_thunk), "%s",
@@ -556,6 +682,7 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	ntb_snprintf(c->return_thunk_from, sizeof(c->return_thunk_from), "%s",
 		     kb.patched.return_why);
 	kb.active = c;
+	kb.dead = false;
 	return 0;
 }
 
@@ -563,15 +690,24 @@ int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
 			    char *why, size_t len)
 {
 	pageblock_bits_fn bits_of = entry(KERNEL_BLOB_PAGEBLOCK_BITS);
-	u64 t0, t1;
+	static u64 t0, t1;
+	static char last[256];
 
 	*cycles = 0;
 	if (kb.active != c) {
 		ntb_snprintf(why, len, "the kernel's code is not started");
 		return -1;
 	}
+	if (kb.dead) {
+		ntb_snprintf(why, len,
+			     "the kernel's code is not running: an earlier "
+			     "call ended inside it (%s)",
+			     last);
+		return -1;
+	}
 	if (ntb_setjmp(kb.stopped)) {
 		ntb_snprintf(why, len, "%s", kb.stop_why);
+		ntb_snprintf(last, sizeof(last), "%s", kb.stop_why);
 		return -1;
 	}
 	blob_enter();
@@ -604,6 +740,8 @@ void image_kernel_memmap_stop(struct kernel_memmap_call *c)
 	if (c->map)
 		plat_free(c->map, c->map_bytes);
 	c->map = NULL;
-	if (kb.active == c)
+	if (kb.active == c) {
 		kb.active = NULL;
+		kb.dead = false;
+	}
 }

@@ -90,6 +90,9 @@ void do_exception(struct pt_regs *regs)
 			   "was at RIP 0x%llx\n",
 			   watchdog_timeout_s(), regs->ip);
 		show_regs(regs, cr2);
+		/* a hang inside the kernel blob ends that call, not the case */
+		image_kernel_blob_fault(vector, "hang (watchdog NMI)", regs->ip,
+					0);
 		if (test) {
 			nesting = 0;
 			kunit_fault(vector, "hang (watchdog NMI)");

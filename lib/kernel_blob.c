@@ -82,7 +82,8 @@ static int check_ranges(const struct kernel_blob_header *h, u64 len, char *why,
 	const struct kernel_blob_range vmemmap = {h->vmemmap_base, sizeof(u64)};
 
 	if (h->link_addr < KERNEL_BLOB_REACH || h->link_addr % PAGE ||
-	    !h->text_size || h->image_offset % PAGE || span < h->text_size ||
+	    !h->text_size || h->image_offset % PAGE ||
+	    h->image_offset < h->header_size || span < h->text_size ||
 	    span - h->text_size < h->data_size || span > -h->link_addr ||
 	    !in_file(h->image_offset, h->text_size + h->data_size, len)) {
 		ntb_snprintf(why, why_len,
@@ -119,14 +120,120 @@ static int check_ranges(const struct kernel_blob_header *h, u64 len, char *why,
 			     h->hooks, h->vmemmap_base);
 		return -1;
 	}
-	/* below the text, in reach, and apart from the image */
-	if (h->stub_variables.addr < KERNEL_BLOB_REACH ||
-	    h->stub_variables.addr > h->link_addr ||
-	    h->stub_variables.size > h->link_addr - h->stub_variables.addr) {
+	/* below the per-CPU page, in reach, and apart from the image */
+	if (h->link_addr != KERNEL_BLOB_LINK_ADDR ||
+	    h->stub_variables.addr < KERNEL_BLOB_REACH ||
+	    h->stub_variables.addr > KERNEL_BLOB_PERCPU_ADDR ||
+	    h->stub_variables.size >
+		    KERNEL_BLOB_PERCPU_ADDR - h->stub_variables.addr) {
 		ntb_snprintf(why, why_len,
 			     "its stub variables (%llu bytes at %#llx) are not "
-			     "below its text",
+			     "below its per-CPU page",
 			     h->stub_variables.size, h->stub_variables.addr);
+		return -1;
+	}
+	if (h->altinstructions.size % KERNEL_BLOB_ALT_INSTR_SIZE ||
+	    h->mcount_loc.size % KERNEL_BLOB_MCOUNT_SIZE ||
+	    h->jump_table.size % KERNEL_BLOB_JUMP_ENTRY_SIZE ||
+	    h->sites.size != KERNEL_BLOB_SITES_SIZE) {
+		ntb_snprintf(
+			why, why_len,
+			"its .altinstructions (%llu), __mcount_loc (%llu), "
+			"__jump_table (%llu) or site table (%llu bytes) "
+			"is no whole number of entries",
+			h->altinstructions.size, h->mcount_loc.size,
+			h->jump_table.size, h->sites.size);
+		return -1;
+	}
+	return 0;
+}
+
+/* The @n bytes the file holds at link address @addr (in the image). */
+static const u8 *at_link(const struct kernel_blob_header *h, u64 addr)
+{
+	return (const u8 *)h + h->image_offset + (addr - h->link_addr);
+}
+
+static u64 read_u64(const u8 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static s32 read_s32(const u8 *p)
+{
+	s32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Does [@addr, @addr + @n) lie in the text? */
+static bool in_text(const struct kernel_blob_header *h, u64 addr, u64 n)
+{
+	return addr >= h->link_addr && n <= h->text_size &&
+	       addr - h->link_addr <= h->text_size - n;
+}
+
+/*
+ * Every address the patching reads or writes code at lies in the text.
+ * A part in the bss holds nothing yet: nothing to read there.
+ */
+static int check_code_addresses(const struct kernel_blob_header *h, char *why,
+				size_t why_len)
+{
+	const u64 filed = h->link_addr + h->text_size + h->data_size;
+	const char *bad = NULL;
+	u64 addr = 0, nr;
+
+	if (h->sites.addr + h->sites.size > filed ||
+	    h->mcount_loc.addr + h->mcount_loc.size > filed ||
+	    h->altinstructions.addr + h->altinstructions.size > filed ||
+	    h->jump_table.addr + h->jump_table.size > filed) {
+		ntb_snprintf(why, why_len,
+			     "a part the image patches from lies in its bss");
+		return -1;
+	}
+	nr = read_u64(at_link(h, h->sites.addr) + 8);
+	if (nr > KERNEL_BLOB_MAX_SITES) {
+		ntb_snprintf(why, why_len, "its site table holds %llu sites",
+			     nr);
+		return -1;
+	}
+	for (u64 i = 0; i < nr && !bad; i++) {
+		addr = read_u64(at_link(h, h->sites.addr) + 16 + i * 24);
+		if (!in_text(h, addr, 5))
+			bad = "a site of the site table";
+	}
+	for (u64 off = 0; off < h->mcount_loc.size && !bad; off += 8) {
+		addr = read_u64(at_link(h, h->mcount_loc.addr + off));
+		if (!in_text(h, addr, 5))
+			bad = "an __mcount_loc site";
+	}
+	for (u64 off = 0; off < h->altinstructions.size && !bad;
+	     off += KERNEL_BLOB_ALT_INSTR_SIZE) {
+		const u64 a = h->altinstructions.addr + off;
+		const u8 *e = at_link(h, a);
+		u64 repl = a + 4 + read_s32(e + 4);
+
+		addr = a + read_s32(e);
+		if (!in_text(h, addr, e[12]) || !in_text(h, repl, e[13]))
+			bad = "an alternative's instruction or replacement";
+	}
+	for (u64 off = 0; off < h->jump_table.size && !bad;
+	     off += KERNEL_BLOB_JUMP_ENTRY_SIZE) {
+		const u64 e = h->jump_table.addr + off;
+
+		addr = e + read_s32(at_link(h, e));
+		if (!in_text(h, addr, 5) ||
+		    !in_text(h, e + 4 + read_s32(at_link(h, e + 4)), 1))
+			bad = "a static branch or its target";
+	}
+	if (bad) {
+		ntb_snprintf(why, why_len, "%s (%#llx) is not in its text", bad,
+			     addr);
 		return -1;
 	}
 	return 0;
@@ -193,6 +300,7 @@ int kernel_blob_read(struct kernel_blob *b, const void *bytes, u64 len,
 	}
 	b->h = h;
 	if (check_ranges(h, len, why, why_len) ||
+	    check_code_addresses(h, why, why_len) ||
 	    check_symbols(b, len, why, why_len)) {
 		b->h = NULL;
 		return -1;

@@ -32,6 +32,23 @@
  */
 #define KERNEL_BLOB_LINK_ADDR 0xffffffff81000000ULL
 #define KERNEL_BLOB_REACH 0xffffffff80000000ULL
+/*
+ * The blob's per-CPU page, which the image maps 2 MiB below the text, in
+ * a 2 MiB of its own: the variable stubs lie below it, unmapped.
+ */
+#define KERNEL_BLOB_PERCPU_ADDR (KERNEL_BLOB_LINK_ADDR - 0x200000ULL)
+
+/*
+ * The entries of what the image patches, as 6.12 and the site table lay
+ * them out: struct alt_instr (packed), an __mcount_loc address, struct
+ * jump_entry, and struct kmemmap_sites (tools/kernel-memmap/patch.h,
+ * whose size kernel/kernel_blob_run.c holds to this).
+ */
+#define KERNEL_BLOB_ALT_INSTR_SIZE 14
+#define KERNEL_BLOB_MCOUNT_SIZE 8
+#define KERNEL_BLOB_JUMP_ENTRY_SIZE 16
+#define KERNEL_BLOB_MAX_SITES 2048
+#define KERNEL_BLOB_SITES_SIZE (16 + KERNEL_BLOB_MAX_SITES * 24)
 
 /* The glue's functions (tools/kernel-memmap/glue.h), by link address. */
 enum kernel_blob_entry {
@@ -68,7 +85,8 @@ struct kernel_blob_header {
 	struct kernel_blob_range sites; /* struct kmemmap_sites */
 	/*
 	 * The variable stubs: addresses the image leaves unmapped, so that
-	 * a read of one faults and is named from the symbol table.
+	 * a read of one faults and is named from the symbol table; below
+	 * KERNEL_BLOB_PERCPU_ADDR.
 	 */
 	struct kernel_blob_range stub_variables;
 	u64 symbols_offset, nr_symbols;
@@ -112,9 +130,12 @@ struct kernel_blob {
 };
 
 /*
- * Read the blob in @bytes (@len): 0 and @b filled, every range checked;
- * 1 where it is the none form (its reason in @why); -1 where it is no
- * blob this reader knows, or any field lies outside it (why in @why).
+ * Read the blob in @bytes (@len): 0 and @b filled, every range checked,
+ * and every address the patching reads code at (each site of the site
+ * table, each __mcount_loc entry, each alternative's instruction and
+ * replacement, each static branch) inside the text; 1 where it is the
+ * none form (its reason in @why); -1 where it is no blob this reader
+ * knows, or any field lies outside it (why in @why).
  */
 int kernel_blob_read(struct kernel_blob *b, const void *bytes, u64 len,
 		     char *why, size_t why_len);

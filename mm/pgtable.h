@@ -81,7 +81,8 @@ int pgtable_map_range(pteval_t *pml4, u64 phys, u64 size, pteval_t flags,
  * 4 KiB pages with _PAGE_PRESENT|_PAGE_RW|@flags: for what lives away
  * from the identity map (the kernel blob at the kernel's text address, in
  * the top half). @virt, @phys and @size must be page-aligned, the range
- * canonical in one half and @phys + @size within 52 bits. A page already
+ * canonical in one half, @phys + @size within 52 bits, @size not 0
+ * (each refused with -1, nothing mapped). A page already
  * mapped is remapped; a huge page in the way fails. @stats as
  * pgtable_map_range()'s. 0, or -1 (a prefix may be mapped).
  */

@@ -18,6 +18,7 @@
 #define REP_GOOD (3 * 32 + 16)
 #define ERMS (9 * 32 + 9)
 #define SMAP (9 * 32 + 20)
+#define CLFLUSHOPT (9 * 32 + 23)
 #define CLWB (9 * 32 + 24)
 #define FSRS (12 * 32 + 11)
 #define LA57 (16 * 32 + 16)
@@ -35,7 +36,6 @@ static struct kernel_cpu_inputs icelake(void)
 		.leaf7_edx = 1u << 4,
 		.misc_enable_read = true,
 		.misc_enable = 1,
-		.cr4_read = true,
 	};
 	return in;
 }
@@ -57,22 +57,27 @@ static void kernel_features_intel(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, feature(&in, CLWB), 1);
 	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 0); /* no subleaf 1 */
 	KUNIT_EXPECT_EQ(test, feature(&in, LA57), 0);
-	in.cr4 = 1u << 12;
+	in.leaf7_ecx = 1u << 16; /* Ice Lake server has it: 5-level paging */
 	KUNIT_EXPECT_EQ(test, feature(&in, LA57), 1);
 	/* fast strings off in IA32_MISC_ENABLE: both cleared */
 	in.misc_enable = 0;
 	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
 	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 0);
 	KUNIT_EXPECT_EQ(test, feature(&in, FSRM), 1);
-	/* unread: said, never guessed */
+	/* unreadable: 6.12's rdmsrl() reads 0, fast strings off */
 	in.misc_enable_read = false;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), -1);
+	in.misc_enable = 1;
+	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 0);
 	/* an Intel family other than 6 has no REP_GOOD on x86-64 */
 	in = icelake();
 	in.family = 0x13;
 	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
-	in.cr4_read = false;
-	KUNIT_EXPECT_EQ(test, feature(&in, LA57), -1);
+	/* an earlier family-6 model keeps fast strings whatever the MSR */
+	in = icelake();
+	in.model = 0xc;
+	in.misc_enable = 0;
+	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
 }
 
 static void kernel_features_amd(struct kunit *test)
@@ -84,7 +89,6 @@ static void kernel_features_amd(struct kunit *test)
 		.leaf7_eax = 1,
 		.leaf7_ebx = 1u << 9,
 		.leaf7_1_eax = 1u << 11,
-		.cr4_read = true,
 	};
 
 	/* no IA32_MISC_ENABLE rule on AMD: unread is no question */
@@ -92,6 +96,14 @@ static void kernel_features_amd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 1);
 	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 1);
 	KUNIT_EXPECT_EQ(test, feature(&in, FSRM), 0);
+	/* init_amd(): FSRM implies FSRS */
+	in.leaf7_1_eax = 0;
+	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 0);
+	in.leaf7_edx = 1u << 4;
+	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 1);
+	memcpy(in.vendor, "HygonGenuine", 13);
+	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 0);
+	memcpy(in.vendor, "AuthenticAMD", 13);
 	in.family = 0xf;
 	in.leaf1_eax = 0x0f48;
 	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
@@ -131,8 +143,8 @@ static void kernel_features_this_cpu(struct kunit *test)
 		unsigned int feature;
 		const char *flag;
 	} known[] = {{REP_GOOD, "rep_good"},
-		     {ERMS, "erms"},
 		     {SMAP, "smap"},
+		     {CLFLUSHOPT, "clflushopt"},
 		     {CLWB, "clwb"},
 		     {FSRM, "fsrm"}};
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
@@ -149,13 +161,17 @@ static void kernel_features_this_cpu(struct kunit *test)
 	in.max_leaf = c->max_leaf;
 	cpuid_count(1, 0, &in.leaf1_eax, &b, &cx, &d);
 	if (in.max_leaf >= 7) {
-		cpuid_count(7, 0, &in.leaf7_eax, &in.leaf7_ebx, &cx,
+		cpuid_count(7, 0, &in.leaf7_eax, &in.leaf7_ebx, &in.leaf7_ecx,
 			    &in.leaf7_edx);
 		cpuid_count(7, 1, &in.leaf7_1_eax, &b, &cx, &d);
 	}
 	/*
 	 * User space reads no MSR: the running kernel's word on fast
-	 * strings is its ERMS where CPUID has it.
+	 * strings is its ERMS where CPUID has it, which is why ERMS itself
+	 * is not compared here (it would be compared with itself). Nor is
+	 * LA57: the running kernel's paging follows its own configuration
+	 * and command line (a host kernel that is not Debian's 6.12 may
+	 * run 4-level on a CPU with LA57), not the CPU alone.
 	 */
 	in.misc_enable_read = true;
 	in.misc_enable = !(in.leaf7_ebx & (1u << 9)) || strstr(flags, " erms ");

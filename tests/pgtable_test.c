@@ -487,8 +487,9 @@ static void pgtable_map_unmapped_range(struct kunit *test)
 
 /*
  * The kernel blob's mapping: 4 KiB pages at the kernel's text address,
- * each to its frame, the 2 MiB below (where the blob's variable stubs
- * lie) and the page past the end left unmapped, the identity map kept.
+ * each to its frame, the page below, the blob's variable stubs (from
+ * 0xffffffff80001000) and the page past the end left unmapped, the
+ * identity map kept.
  */
 static void pgtable_map_pages_high(struct kunit *test)
 {
@@ -535,6 +536,22 @@ static void pgtable_map_pages_high(struct kunit *test)
 			pgtable_map_pages(pml4, (1ull << 47) - SZ_4K, phys,
 					  2 * SZ_4K, 0, &a->alloc, &st),
 			-1);
+	/* an unaligned frame or size, a frame past 52 bits, nothing */
+	KUNIT_EXPECT_EQ(test,
+			pgtable_map_pages(pml4, virt, phys + 8, SZ_4K, 0,
+					  &a->alloc, &st),
+			-1);
+	KUNIT_EXPECT_EQ(
+		test,
+		pgtable_map_pages(pml4, virt, phys, 100, 0, &a->alloc, &st),
+		-1);
+	KUNIT_EXPECT_EQ(test,
+			pgtable_map_pages(pml4, virt, 1ull << 52, SZ_4K, 0,
+					  &a->alloc, &st),
+			-1);
+	KUNIT_EXPECT_EQ(
+		test, pgtable_map_pages(pml4, virt, phys, 0, 0, &a->alloc, &st),
+		-1);
 	/* a huge page of the identity map in the way */
 	KUNIT_EXPECT_EQ(
 		test,

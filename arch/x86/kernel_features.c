@@ -12,7 +12,6 @@
 
 #define FEATURE(word, bit) ((word)*32 + (bit))
 #define MISC_ENABLE_FAST_STRING (1ULL << 0)
-#define CR4_LA57 (1ULL << 12)
 
 static bool vendor_is(const struct kernel_cpu_inputs *in, const char *v)
 {
@@ -48,8 +47,9 @@ static int intel_fast_strings_off(const struct kernel_cpu_inputs *in)
 }
 
 /*
- * Where early_init_intel() clears REP_GOOD and ERMS: -1 unread or 0
- * cleared, with how in @how; 1 where it does not.
+ * Where early_init_intel() clears REP_GOOD and ERMS: 0 with how in @how;
+ * 1 where it does not. An MSR that cannot be read is read as 0 by 6.12's
+ * rdmsrl() (its fault fixup): fast strings count as off.
  */
 static int fast_strings_kept(const struct kernel_cpu_inputs *in, char *how,
 			     size_t len)
@@ -57,8 +57,10 @@ static int fast_strings_kept(const struct kernel_cpu_inputs *in, char *how,
 	int off = intel_fast_strings_off(in);
 
 	if (off < 0)
-		return answer(-1, how, len,
-			      "IA32_MISC_ENABLE unread (fast strings)");
+		return answer(0, how, len,
+			      "Intel with IA32_MISC_ENABLE unreadable: 6.12's "
+			      "rdmsrl() reads 0, fast strings off "
+			      "(early_init_intel)");
 	if (off)
 		return answer(0, how, len,
 			      "Intel with fast strings off in "
@@ -126,22 +128,29 @@ int kernel_cpu_feature(const struct kernel_cpu_inputs *in, unsigned int feature,
 		if (kept < 1)
 			return kept;
 		return leaf7_bit(in, 0, in->leaf7_ebx, 9, "EBX", how, len);
-	case FEATURE(9, 20): /* SMAP: CONFIG_X86_SMAP, no nosmap */
+	case FEATURE(9, 20): /* SMAP: straight from CPUID (get_cpu_cap) */
 		return leaf7_bit(in, 0, in->leaf7_ebx, 20, "EBX", how, len);
 	case FEATURE(9, 23): /* CLFLUSHOPT */
 		return leaf7_bit(in, 0, in->leaf7_ebx, 23, "EBX", how, len);
 	case FEATURE(9, 24): /* CLWB */
 		return leaf7_bit(in, 0, in->leaf7_ebx, 24, "EBX", how, len);
-	case FEATURE(12, 11): /* FSRS */
+	case FEATURE(12, 11): /* FSRS; init_amd(): AMD's FSRM implies it */
+		if (vendor_is(in, "AuthenticAMD") &&
+		    leaf7_bit(in, 0, in->leaf7_edx, 4, "EDX", how, len) == 1)
+			return answer(1, how, len,
+				      "AMD with FSRM, CPUID 7.0 EDX[4] "
+				      "(init_amd)");
 		return leaf7_bit(in, 1, in->leaf7_1_eax, 11, "EAX", how, len);
 	case FEATURE(18, 4): /* FSRM */
 		return leaf7_bit(in, 0, in->leaf7_edx, 4, "EDX", how, len);
-	case FEATURE(16, 16): /* LA57: cleared without 5-level paging */
-		if (!in->cr4_read)
-			return answer(-1, how, len, "CR4 unread");
-		return answer(!!(in->cr4 & CR4_LA57), how, len,
-			      "CR4.LA57 (early_identify_cpu clears it "
-			      "without 5-level paging)");
+	case FEATURE(16, 16): /* LA57 */
+		/*
+		 * CONFIG_X86_5LEVEL=y in Debian's build: the decompressor
+		 * (or the EFI stub) turns 5-level paging on wherever CPUID
+		 * has LA57 and no5lvl is not given, so early_identify_cpu()
+		 * keeps the feature, whatever paging the image runs itself.
+		 */
+		return leaf7_bit(in, 0, in->leaf7_ecx, 16, "ECX", how, len);
 	}
 	return answer(-1, how, len, "no rule for feature word %u bit %u",
 		      feature / 32, feature % 32);

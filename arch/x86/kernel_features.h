@@ -2,7 +2,7 @@
 /*
  * The CPU features Debian 6.12's kernel would set on this CPU, for the
  * alternatives of its objects that the image patches (the kernel blob):
- * derived from CPUID, IA32_MISC_ENABLE and CR4 by the kernel's own rules
+ * derived from CPUID and IA32_MISC_ENABLE by the kernel's own rules
  * (docs/kernel-memmap.md, "In the image", says each rule and where it is
  * in the kernel). The hosted runner reads the running kernel's answer in
  * /proc/cpuinfo instead; the host tests hold this derivation to it.
@@ -18,21 +18,21 @@ struct kernel_cpu_inputs {
 	u32 family, model; /* with the extended family and model added */
 	u32 leaf1_eax;	   /* K8's REP_GOOD goes by its signature */
 	u32 max_leaf;
-	u32 leaf7_eax, leaf7_ebx, leaf7_edx; /* CPUID 7, subleaf 0 */
-	u32 leaf7_1_eax;		     /* CPUID 7, subleaf 1 */
-	/* IA32_MISC_ENABLE (Intel): read or not */
+	u32 leaf7_eax, leaf7_ebx, leaf7_ecx, leaf7_edx; /* CPUID 7.0 */
+	u32 leaf7_1_eax;				/* CPUID 7, subleaf 1 */
+	/*
+	 * IA32_MISC_ENABLE (Intel), where it could be read; unread, it is
+	 * what 6.12's rdmsrl() leaves after its fault: 0.
+	 */
 	bool misc_enable_read;
 	u64 misc_enable;
-	/* CR4, where the caller can read it (ring 0) */
-	bool cr4_read;
-	u64 cr4;
 };
 
 /*
  * Does 6.12 set X86_FEATURE_ @feature (word * 32 + bit) on this CPU: 1 or
  * 0 with how it was derived in @how, or -1 with why not in @how (a
  * feature these rules do not cover, a vendor whose rules they do not
- * follow, an input the caller could not read).
+ * follow).
  */
 int kernel_cpu_feature(const struct kernel_cpu_inputs *in, unsigned int feature,
 		       char *how, size_t len);

@@ -129,15 +129,15 @@ static int apply_alternatives(const struct kmemmap_text *t,
 			(const unsigned char *)&a->repl_offset + a->repl_offset;
 		unsigned int feature = a->ft_flags & 0xffff;
 		unsigned int flags = a->ft_flags >> 16;
-		int has = t->has_feature(feature);
+		char how[160];
+		int has = t->has_feature(feature, how, sizeof(how));
 		unsigned char insn[256];
 
 		if (has < 0) {
 			snprintf(why, len,
 				 "the alternative at %#lx tests feature word "
-				 "%u bit %u, which the runner does not know "
-				 "(tools/kernel-memmap/patch.c)",
-				 instr, feature / 32, feature % 32);
+				 "%u bit %u: %s",
+				 instr, feature / 32, feature % 32, how);
 			return -1;
 		}
 		if (flags & ALT_FLAG_NOT)
@@ -423,10 +423,9 @@ int kmemmap_patch_code(const struct kmemmap_text *t, struct kmemmap_patched *p,
 			 "did not run on the linked objects");
 		return -1;
 	}
-	if (!p->return_thunk) {
-		snprintf(why, len, "no return thunk was chosen");
+	p->return_thunk = t->return_thunk(p, why, len);
+	if (!p->return_thunk)
 		return -1;
-	}
 	if (strcmp(p->return_thunk, "ret") && !kept_thunk(t, p)) {
 		snprintf(why, len,
 			 "return_thunk=%s: this text has no such thunk to "

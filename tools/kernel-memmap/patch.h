@@ -81,9 +81,15 @@ struct kmemmap_text {
 	unsigned long safe_ret_thunk, ret_thunk;
 	/*
 	 * 1 or 0: does the CPU's kernel have X86_FEATURE_ @feature (word *
-	 * 32 + bit); -1 where the caller cannot say.
+	 * 32 + bit); -1 with why in @why where the caller cannot say.
 	 */
-	int (*has_feature)(unsigned int feature);
+	int (*has_feature)(unsigned int feature, char *why, size_t len);
+	/*
+	 * What the return sites hold ("ret", "safe_ret", "jmp_ret"), why
+	 * in @p->return_why; NULL with why in @why where it cannot say.
+	 */
+	const char *(*return_thunk)(struct kmemmap_patched *p, char *why,
+				    size_t len);
 	/* The variable stub at @addr's name, or NULL (jump_labels.c). */
 	const char *(*stub_variable)(unsigned long addr);
 	/* Write @n bytes of text at @addr: 0, or -1 with why in @why. */
@@ -104,9 +110,8 @@ extern const unsigned int kmemmap_nr_features;
 
 /*
  * Patch the alternatives, return sites, static calls and ftrace's sites
- * of @t, then check that every site of the table holds what it should.
- * @p->return_thunk ("ret", "safe_ret", "jmp_ret") and @p->return_why say
- * what the return sites hold and why: the caller's choice. Returns 0, -1
+ * of @t, then check that every site of the table holds what it should;
+ * @t->return_thunk() chooses what the return sites hold. Returns 0, -1
  * with the reason in @why, or KMEMMAP_SAME_CODE where @p->plain_returns
  * asks for what the CPU's kernel does already (its return sites are RET):
  * the reason in @why.

@@ -116,10 +116,16 @@ static int read_cpu_flags(char *why, size_t len)
 	return -1;
 }
 
-/* 1 or 0: does this CPU's kernel have @feature; -1 unknown. */
-static int has_feature(unsigned int feature)
+/*
+ * 1 or 0: does this CPU's kernel have @feature; -1 unknown, why in
+ * @why. /proc/cpuinfo is read at the first question.
+ */
+static int has_feature(unsigned int feature, char *why, size_t len)
 {
 	char word[40];
+
+	if (!cpu_flags[0] && read_cpu_flags(why, len))
+		return -1;
 
 	for (size_t i = 0; i < kmemmap_nr_features; i++) {
 		const struct kmemmap_feature *f = &kmemmap_features[i];
@@ -128,11 +134,18 @@ static int has_feature(unsigned int feature)
 			continue;
 		if (!f->flag)
 			return 1;
-		if (!f->flag[0])
-			return -1; /* (not in /proc/cpuinfo) */
+		if (!f->flag[0]) {
+			snprintf(why, len,
+				 "%s, which /proc/cpuinfo does not name",
+				 f->name);
+			return -1;
+		}
 		snprintf(word, sizeof(word), " %s ", f->flag);
 		return strstr(cpu_flags, word) != NULL;
 	}
+	snprintf(why, len,
+		 "a feature the runner does not know "
+		 "(tools/kernel-memmap/patch.c)");
 	return -1;
 }
 
@@ -260,17 +273,13 @@ const struct kmemmap_text kmemmap_host_text = {
 	.safe_ret_thunk = (unsigned long)kmemmap_safe_ret_thunk,
 	.ret_thunk = (unsigned long)kmemmap_ret_thunk,
 	.has_feature = has_feature,
+	.return_thunk = return_thunk,
 	.stub_variable = kmemmap_stub_variable,
 	.poke = kmemmap_text_poke,
 };
 
 int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
 {
-	if (read_cpu_flags(why, len))
-		return -1;
-	p->return_thunk = return_thunk(p, why, len);
-	if (!p->return_thunk)
-		return -1;
 	return kmemmap_patch_code(&kmemmap_host_text, p, why, len);
 }
 
