@@ -186,7 +186,8 @@ $(B)/image/%.asm.o: %.asm
 # the kernel's sources the section says why instead, and the build goes
 # on; it is tried again at each make until they are installed (a none
 # blob is rewritten only when its reason changes, so nothing relinks).
-KERNEL_BLOB := $(B)/kernel-blob/mm_init.blob
+# (one for every build directory: the checking image carries the same)
+KERNEL_BLOB := build/kernel-blob/mm_init.blob
 KERNEL_BLOB_DEPS := tools/kernel-memmap/blob tools/kernel-memmap/blob-pack \
 	tools/kernel-memmap/blob.ld tools/kernel-memmap/blob_support.c \
 	tools/kernel-memmap/stubs tools/kernel-memmap/sites \
