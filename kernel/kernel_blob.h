@@ -36,11 +36,4 @@ int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
 			    char *why, size_t len);
 void image_kernel_memmap_stop(struct kernel_memmap_call *c);
 
-/*
- * An exception (@vector, named @trap) at @ip, @cr2 for a page fault:
- * where it happened inside a call into the blob, the call ends there,
- * naming it, and this does not return; false otherwise.
- */
-bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2);
-
 #endif

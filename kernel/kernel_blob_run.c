@@ -45,41 +45,44 @@
 #include "tools/kernel-memmap/jump_labels.h"
 #include "tools/kernel-memmap/patch.h"
 
-#define MSR_GS_BASE 0xc0000101
-#define MSR_IA32_MISC_ENABLE 0x1a0
-
-/* The blob's per-CPU page (the variable stubs lie below it, unmapped). */
-#define BLOB_PERCPU_ADDR KERNEL_BLOB_PERCPU_ADDR
-
 _Static_assert(sizeof(struct kmemmap_sites) == KERNEL_BLOB_SITES_SIZE,
 	       "lib/kernel_blob.c checks the site table's size");
 
-/* The glue's functions (tools/kernel-memmap/glue.h), by entry. */
-typedef int (*setup_fn)(unsigned long start_pfn, unsigned long nr_pages,
-			unsigned long order, int type, int nid, int altmap,
-			unsigned long reserve, unsigned long free, void *arena,
-			unsigned long arena_bytes, char *why,
-			unsigned long len);
-typedef void (*void_fn)(void);
-typedef unsigned long (*arena_bytes_fn)(unsigned long start_pfn,
-					unsigned long nr_pages);
-typedef void *(*pgmap_fn)(void);
-typedef unsigned long (*ulong_fn)(void);
-typedef long (*long_fn)(void);
-typedef unsigned long (*pageblock_bits_fn)(unsigned long pfn);
+/*
+ * The glue's functions (tools/kernel-memmap/glue.h), from the header's
+ * entry points, once at load.
+ */
+struct glue {
+	int (*setup)(unsigned long start_pfn, unsigned long nr_pages,
+		     unsigned long order, int type, int nid, int altmap,
+		     unsigned long reserve, unsigned long free, void *arena,
+		     unsigned long arena_bytes, char *why, unsigned long len);
+	void (*call)(void);
+	void (*pageblocks_reset)(void);
+	unsigned long (*arena_bytes)(unsigned long start_pfn,
+				     unsigned long nr_pages);
+	void *(*pgmap)(void);
+	unsigned long (*page_size)(void);
+	unsigned long (*pageblock_pages)(void);
+	long (*stack_canary_offset)(void);
+	unsigned long (*pageblock_bits)(unsigned long pfn);
+};
 
 static struct {
 	const struct kernel_blob *b;
+	struct glue fn;
 	bool tried;
 	int load_rc; /* 0 loaded, 1 no blob (a skip), -1 failed */
 	char why[256];
-	u64 phys;    /* the span's frames */
 	u64 *percpu; /* the per-CPU page, by its identity address */
 	struct kernel_cpu_inputs cpu;
 	struct kmemmap_patched patched;
 	char object[KMEMMAP_OBJECT_LEN];
 	const struct kernel_memmap_call *active;
-	/* the active contender's call ended inside the blob: no more runs */
+	/*
+	 * A run of the active contender ended inside the blob: no more
+	 * runs (why in stop_why).
+	 */
 	bool dead;
 	/* a call that ended inside the blob: where to, and why */
 	ntb_jmp_buf stopped;
@@ -88,16 +91,20 @@ static struct {
 	char stop_why[256];
 } kb;
 
-static void *entry(enum kernel_blob_entry e)
+static void glue_of(const struct kernel_blob_header *h, struct glue *g)
 {
-	return (void *)(uptr)kb.b->h->entry[e];
-}
+	const u64 *e = h->entry;
 
-static void write_gs_base(u64 v)
-{
-	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
-		     "d"((u32)(v >> 32))
-		     : "memory");
+	g->setup = (void *)(uptr)e[KERNEL_BLOB_SETUP];
+	g->call = (void *)(uptr)e[KERNEL_BLOB_CALL];
+	g->pageblocks_reset = (void *)(uptr)e[KERNEL_BLOB_PAGEBLOCKS_RESET];
+	g->arena_bytes = (void *)(uptr)e[KERNEL_BLOB_ARENA_BYTES];
+	g->pgmap = (void *)(uptr)e[KERNEL_BLOB_PGMAP];
+	g->page_size = (void *)(uptr)e[KERNEL_BLOB_PAGE_SIZE];
+	g->pageblock_pages = (void *)(uptr)e[KERNEL_BLOB_PAGEBLOCK_PAGES];
+	g->stack_canary_offset =
+		(void *)(uptr)e[KERNEL_BLOB_STACK_CANARY_OFFSET];
+	g->pageblock_bits = (void *)(uptr)e[KERNEL_BLOB_PAGEBLOCK_BITS];
 }
 
 /* Into the blob's per-CPU page, keeping this CPU's own at %gs:0. */
@@ -105,7 +112,7 @@ static void blob_enter(void)
 {
 	kb.saved_gs = (u64)(uptr)this_cpu();
 	kb.percpu[0] = kb.saved_gs;
-	write_gs_base(BLOB_PERCPU_ADDR);
+	write_gs_base(KERNEL_BLOB_PERCPU_ADDR);
 	kb.in_call = true;
 }
 
@@ -122,7 +129,6 @@ static void blob_leave(void)
 static void __noreturn end_call(void)
 {
 	blob_leave();
-	kb.dead = true;
 	ntb_longjmp(kb.stopped, 1);
 }
 
@@ -157,19 +163,18 @@ static void stub_reached(const char *name, u64 from)
 	end_call();
 }
 
-bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
+/*
+ * The exception handler's hook (trap_fault_hook, set at load): an
+ * exception on the boot CPU inside a call ends the call, naming it.
+ */
+static bool blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
 {
 	char at[96], what[112] = "";
 	u64 off = 0;
-	const char *var;
+	const char *var, *key;
 
-	const char *key;
-
-	if (!kb.in_call || smp_processor_id() != 0)
+	if (!kb.in_call)
 		return false;
-	/* an NMI left by a jump, not an IRET: unblock the next one */
-	if (vector == 2)
-		nmi_unblock();
 	name_addr(ip, at, sizeof(at));
 	key = vector == 6 ? kmemmap_jump_label_key_at(ip) : NULL;
 	if (key)
@@ -182,7 +187,7 @@ bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
 		var = kernel_blob_symbol_at(kb.b, cr2, &off);
 		if (!var) {
 			var = kernel_blob_symbol_at(
-				kb.b, cr2 - BLOB_PERCPU_ADDR, &off);
+				kb.b, cr2 - KERNEL_BLOB_PERCPU_ADDR, &off);
 			if (var)
 				ntb_snprintf(
 					what, sizeof(what),
@@ -206,26 +211,6 @@ bool image_kernel_blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
 			     "code, at %#llx outside its text%s",
 			     trap, vector, ip, what);
 	end_call();
-}
-
-static void read_cpu(struct kernel_cpu_inputs *in)
-{
-	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	u32 b, cx, d;
-
-	memcpy(in->vendor, c->vendor, sizeof(in->vendor));
-	in->family = c->family;
-	in->model = c->model;
-	in->max_leaf = c->max_leaf;
-	cpuid_count(1, 0, &in->leaf1_eax, &b, &cx, &d);
-	if (c->max_leaf >= 7) {
-		cpuid_count(7, 0, &in->leaf7_eax, &in->leaf7_ebx,
-			    &in->leaf7_ecx, &in->leaf7_edx);
-		cpuid_count(7, 1, &in->leaf7_1_eax, &b, &cx, &d);
-	}
-	if (!strcmp(c->vendor, "GenuineIntel"))
-		in->misc_enable_read =
-			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &in->misc_enable);
 }
 
 static int has_feature(unsigned int feature, char *why, size_t len)
@@ -396,7 +381,7 @@ static void read_percpu_object_variable(void)
 
 static void read_canary_offset(void)
 {
-	st.canary = ((long_fn)entry(KERNEL_BLOB_STACK_CANARY_OFFSET))();
+	st.canary = kb.fn.stack_canary_offset();
 }
 
 /*
@@ -415,7 +400,6 @@ static int guarded_call(void (*body)(void))
 	blob_leave();
 	return 0;
 stopped:
-	kb.dead = false; /* (no contender here) */
 	if (rdmsr_safe(MSR_GS_BASE, &gs) || gs != kb.saved_gs) {
 		ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
 			     "the GS base is %#llx after the call ended, not "
@@ -505,7 +489,6 @@ static int selftest(char *why, size_t len)
 			return -1;
 		}
 	}
-	reset_data();
 	kunit_diag("# kernel-blob selftest: a call of %s() and a read of %s, "
 		   "plain and per-CPU, and a per-CPU read of the blob's own "
 		   "variable end the call naming them\n",
@@ -516,7 +499,7 @@ static int selftest(char *why, size_t len)
 static int load(char *why, size_t len)
 {
 	const struct kernel_blob_header *h;
-	u64 span, percpu;
+	u64 span, phys, percpu;
 
 	kb.b = image_kernel_blob();
 	if (!kb.b) {
@@ -529,11 +512,10 @@ static int load(char *why, size_t len)
 	}
 	h = kb.b->h;
 	span = ALIGN_UP(kernel_blob_span(kb.b), SZ_4K);
-	kb.phys = frame_alloc(&kmem.fa, span, SZ_4K);
+	phys = frame_alloc(&kmem.fa, span, SZ_4K);
 	percpu = frame_alloc(&kmem.fa, SZ_4K, SZ_4K);
-	if (!kb.phys || !percpu ||
-	    memory_map_pages(h->link_addr, kb.phys, span) ||
-	    memory_map_pages(BLOB_PERCPU_ADDR, percpu, SZ_4K)) {
+	if (!phys || !percpu || memory_map_pages(h->link_addr, phys, span) ||
+	    memory_map_pages(KERNEL_BLOB_PERCPU_ADDR, percpu, SZ_4K)) {
 		ntb_snprintf(why, len,
 			     "cannot map the kernel blob's %llu bytes at %#llx",
 			     span, h->link_addr);
@@ -542,8 +524,15 @@ static int load(char *why, size_t len)
 	memcpy((void *)(uptr)h->link_addr, kb.b->image, h->text_size);
 	kb.percpu = (u64 *)(uptr)percpu;
 	memset(kb.percpu, 0, SZ_4K);
+	glue_of(h, &kb.fn);
 	reset_data();
-	read_cpu(&kb.cpu);
+	trap_fault_hook = blob_fault;
+	kernel_cpu_inputs_from(&boot_cpu_data, &kb.cpu);
+	/* IA32_MISC_ENABLE exists on Intel alone: early_init_intel() reads it
+	 */
+	if (!strcmp(boot_cpu_data.vendor, "GenuineIntel"))
+		kb.cpu.misc_enable_read =
+			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &kb.cpu.misc_enable);
 	features_line();
 	if (patch_blob(why, len) || selftest_stubs(why, len))
 		return -1;
@@ -586,9 +575,7 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			      size_t len)
 {
 	const struct kernel_blob_header *h;
-	u64 window, bits, total;
-	static u64 arena_bytes;
-	static u8 *mem;
+	u64 window, bits, arena_bytes;
 	int setup;
 
 	if (!kb.tried) {
@@ -623,19 +610,17 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	if (check_request(c, why, len))
 		return -1;
 	reset_data();
-	mem = NULL;
+	c->map = NULL;
 	/* every call below ends here where it ends inside the blob */
 	if (ntb_setjmp(kb.stopped)) {
 		ntb_snprintf(why, len, "%s", kb.stop_why);
-		plat_free(mem, c->map_bytes);
+		plat_free(c->map, c->map_bytes);
 		c->map = NULL;
-		kb.dead = false;
 		return -1;
 	}
 	blob_enter();
-	if (((ulong_fn)entry(KERNEL_BLOB_PAGE_SIZE))() != c->page_size ||
-	    ((ulong_fn)entry(KERNEL_BLOB_PAGEBLOCK_PAGES))() !=
-		    c->pageblock_pages) {
+	if (kb.fn.page_size() != c->page_size ||
+	    kb.fn.pageblock_pages() != c->pageblock_pages) {
 		blob_leave();
 		ntb_snprintf(why, len,
 			     "the request has a %u-byte struct page and "
@@ -643,32 +628,29 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			     c->page_size, c->pageblock_pages);
 		return -1;
 	}
-	arena_bytes = ((arena_bytes_fn)entry(KERNEL_BLOB_ARENA_BYTES))(
-		c->start_pfn, c->nr_pages);
+	arena_bytes = kb.fn.arena_bytes(c->start_pfn, c->nr_pages);
 	blob_leave();
 	window = ALIGN_UP(c->line_offset + (u64)c->nr_pfns * c->page_size, 64);
 	bits = ALIGN_UP((u64)c->nr_pageblocks, 64);
-	total = window + bits + arena_bytes;
-	c->map_bytes = total;
-	mem = plat_alloc_aligned(total, SZ_4K);
-	if (!mem) {
-		ntb_snprintf(why, len, "no %llu bytes for the kernel's window",
-			     total);
+	c->map_bytes = window + bits + arena_bytes;
+	c->map = plat_alloc_aligned(c->map_bytes, SZ_4K);
+	if (!c->map) {
+		ntb_snprintf(why, len, "no %zu bytes for the kernel's window",
+			     c->map_bytes);
 		return -1;
 	}
-	memset(mem, 0, total);
-	c->map = mem;
-	c->pages = mem + c->line_offset;
-	c->pageblock_bits = mem + window;
+	memset(c->map, 0, c->map_bytes);
+	c->pages = (u8 *)c->map + c->line_offset;
+	c->pageblock_bits = (u8 *)c->map + window;
 	/* pfn_to_page(pfn) = vmemmap_base + pfn: the window's pages */
 	*(u64 *)(uptr)h->vmemmap_base =
 		(u64)(uptr)c->pages - (u64)c->base_pfn * c->page_size;
 	blob_enter();
-	setup = ((setup_fn)entry(KERNEL_BLOB_SETUP))(
-		c->start_pfn, c->nr_pages, c->order, c->type, c->nid, c->altmap,
-		c->altmap_reserve, c->altmap_free, mem + window + bits,
-		arena_bytes, why, len);
-	c->pgmap_addr = (u64)(uptr)((pgmap_fn)entry(KERNEL_BLOB_PGMAP))();
+	setup = kb.fn.setup(c->start_pfn, c->nr_pages, c->order, c->type,
+			    c->nid, c->altmap, c->altmap_reserve,
+			    c->altmap_free, (u8 *)c->map + window + bits,
+			    arena_bytes, why, len);
+	c->pgmap_addr = (u64)(uptr)kb.fn.pgmap();
 	blob_leave();
 	if (setup) {
 		plat_free(c->map, c->map_bytes);
@@ -689,9 +671,8 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
 			    char *why, size_t len)
 {
-	pageblock_bits_fn bits_of = entry(KERNEL_BLOB_PAGEBLOCK_BITS);
-	static u64 t0, t1;
-	static char last[256];
+	void (*const call)(void) = kb.fn.call;
+	u64 t0, t1;
 
 	*cycles = 0;
 	if (kb.active != c) {
@@ -702,22 +683,23 @@ int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
 		ntb_snprintf(why, len,
 			     "the kernel's code is not running: an earlier "
 			     "call ended inside it (%s)",
-			     last);
+			     kb.stop_why);
 		return -1;
 	}
 	if (ntb_setjmp(kb.stopped)) {
+		kb.dead = true;
 		ntb_snprintf(why, len, "%s", kb.stop_why);
-		ntb_snprintf(last, sizeof(last), "%s", kb.stop_why);
 		return -1;
 	}
 	blob_enter();
-	((void_fn)entry(KERNEL_BLOB_PAGEBLOCKS_RESET))();
+	kb.fn.pageblocks_reset();
+	/* the call alone between the two readings */
 	t0 = rdtsc_ordered();
-	((void_fn)entry(KERNEL_BLOB_CALL))();
+	call();
 	t1 = rdtsc_ordered();
 	for (unsigned long i = 0; i < c->nr_pageblocks; i++) {
 		unsigned long pfn = c->pageblocks_pfn + i * c->pageblock_pages;
-		unsigned long v = bits_of(pfn);
+		unsigned long v = kb.fn.pageblock_bits(pfn);
 
 		if (v > 0xff) {
 			blob_leave();

@@ -34,8 +34,8 @@ static int unmap_page(u64 addr, const struct pgtable_alloc *pa)
 {
 	pteval_t *t = kmem.pml4;
 
-	if (pgtable_map_range(kmem.pml4, addr, SZ_4K, _PAGE_PRESENT | _PAGE_RW,
-			      pa, &kmem.pt_stats))
+	if (pgtable_map_range(kmem.pml4, addr, SZ_4K,
+			      _PAGE_PRESENT | _PAGE_RW, pa, &kmem.pt_stats))
 		return -1;
 	/* PML4, PDPT and PD entries lead to the page table of @addr. */
 	for (int level = 3; level >= 1; level--)
@@ -48,7 +48,8 @@ static int unmap_page(u64 addr, const struct pgtable_alloc *pa)
 int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 		char *why, size_t whylen)
 {
-	struct pgtable_alloc pa = {.alloc_table = alloc_table, .ctx = &kmem.fa};
+	struct pgtable_alloc pa = { .alloc_table = alloc_table,
+				    .ctx = &kmem.fa };
 	struct identity_map im;
 
 	if (bi->map_bad) {
@@ -59,8 +60,7 @@ int memory_init(const struct boot_info *bi, const u64 *mmio, u32 nr_mmio,
 	}
 	frame_alloc_init(&kmem.fa, LOW_MEMORY_RESERVE);
 	if (frame_alloc_add_type(&kmem.fa, &bi->map, PHYS_FREE, NULL)) {
-		ntb_snprintf(why, whylen,
-			     "free memory too fragmented (%u ranges)",
+		ntb_snprintf(why, whylen, "free memory too fragmented (%u ranges)",
 			     kmem.fa.nr);
 		return -1;
 	}
@@ -107,7 +107,8 @@ void memory_format_notes(char *buf, size_t len)
 /* Map [base, base + size) with @attr in whole pages, and flush. */
 static int memory_map_attr(u64 base, u64 size, pteval_t attr)
 {
-	struct pgtable_alloc pa = {.alloc_table = alloc_table, .ctx = &kmem.fa};
+	struct pgtable_alloc pa = { .alloc_table = alloc_table,
+				    .ctx = &kmem.fa };
 	u64 start = ALIGN_DOWN(base, SZ_4K);
 	u64 end = ALIGN_UP(base + size, SZ_4K);
 	int rc;
@@ -124,10 +125,12 @@ static int memory_map_attr(u64 base, u64 size, pteval_t attr)
 
 int memory_map_pages(u64 virt, u64 phys, u64 size)
 {
-	struct pgtable_alloc pa = {.alloc_table = alloc_table, .ctx = &kmem.fa};
-	int rc = pgtable_map_pages(kmem.pml4, virt, phys, size, 0, &pa,
+	struct pgtable_alloc pa = { .alloc_table = alloc_table,
+				    .ctx = &kmem.fa };
+	int rc = pgtable_map_pages(kmem.pml4, virt, phys, size, &pa,
 				   &kmem.pt_stats);
 
+	/* Reload CR3, as above. */
 	write_cr3((u64)(uptr)kmem.pml4);
 	return rc;
 }

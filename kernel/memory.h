@@ -15,13 +15,13 @@
 struct kernel_memory {
 	struct frame_allocator fa;
 	pteval_t *pml4;
-	u64 map_limit;		 /* identity map covers [0, map_limit) */
-	u32 nr_mmio_unreachable; /* MMIO regions past the tables' reach */
+	u64 map_limit;		/* identity map covers [0, map_limit) */
+	u32 nr_mmio_unreachable;	/* MMIO regions past the tables' reach */
 	struct pgtable_stats pt_stats;
 	u64 ram_bytes;
-	u64 free_at_start; /* free bytes once boot services were added */
-	bool boot_services_refused; /* the allocator had no room for them */
-	u64 stack_guard; /* the unmapped page under the kernel stack */
+	u64 free_at_start;	/* free bytes once boot services were added */
+	bool boot_services_refused;	/* the allocator had no room for them */
+	u64 stack_guard;	/* the unmapped page under the kernel stack */
 };
 
 extern struct kernel_memory kmem;

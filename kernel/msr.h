@@ -7,6 +7,8 @@
 #define MSR_IA32_UCODE_REV 0x0000008b
 #define MSR_IA32_MPERF 0x000000e7
 #define MSR_IA32_APERF 0x000000e8
+#define MSR_IA32_MISC_ENABLE 0x000001a0
+#define MSR_GS_BASE 0xc0000101
 
 /*
  * Read an MSR that may not exist (hypervisors, older CPUs): a #GP is

@@ -16,7 +16,6 @@
 #include "lib/scale.h"
 #include "lib/string.h"
 
-#define MSR_GS_BASE 0xc0000101
 
 /* Offsets of the trampoline's parameter block (boot/ap_trampoline.asm). */
 #define TR_OFFSETS 8
@@ -82,13 +81,17 @@ struct trap_probe *this_cpu_probe(void)
  * A plain WRMSR: GS_BASE exists on every x86_64 CPU, and the probe that
  * wrmsr_safe() uses lives behind GS itself.
  */
+void write_gs_base(u64 v)
+{
+	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
+		     "d"((u32)(v >> 32))
+		     : "memory");
+}
+
 static void set_gs_base(struct percpu *p)
 {
-	u64 v = (u64)(uptr)p;
-
 	p->self = p;
-	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
-		     "d"((u32)(v >> 32)));
+	write_gs_base((u64)(uptr)p);
 }
 
 void smp_boot_cpu_init(void)

@@ -73,6 +73,12 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	      const u32 *extra_ids, u32 nr_extra, const struct phys_map *map);
 
 struct percpu *this_cpu(void);
+
+/*
+ * Point GS at @v: a CPU's own per-CPU area, or for a call into the
+ * kernel blob its page (kernel/kernel_blob_run.c).
+ */
+void write_gs_base(u64 v);
 static inline u32 smp_processor_id(void)
 {
 	return this_cpu()->cpu;

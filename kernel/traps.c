@@ -7,13 +7,13 @@
  * next case. Outside a case the run bails out cleanly.
  */
 #include "kernel/smp.h"
-#include "kernel/kernel_blob.h"
 #include "kernel/traps.h"
 #include "kernel/watchdog.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 
 void (*trap_fatal_hook)(const char *reason);
+bool (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
 static int nesting;
 
 static const char *const trap_names[32] = {
@@ -65,8 +65,8 @@ static void show_regs(const struct pt_regs *r, u64 cr2)
 		r->di);
 	kprintf("    # RBP: %016llx RSP: %016llx R8:  %016llx\n", r->bp, r->sp,
 		r->r8);
-	kprintf("    # R9:  %016llx R10: %016llx R11: %016llx\n", r->r9, r->r10,
-		r->r11);
+	kprintf("    # R9:  %016llx R10: %016llx R11: %016llx\n", r->r9,
+		r->r10, r->r11);
 	kprintf("    # R12: %016llx R13: %016llx R14: %016llx R15: %016llx\n",
 		r->r12, r->r13, r->r14, r->r15);
 }
@@ -80,19 +80,21 @@ void do_exception(struct pt_regs *regs)
 
 	struct trap_probe *probe = this_cpu_probe();
 
+	/*
+	 * NMIs stay blocked until an IRET, and no way out of here is one:
+	 * unblock them for the next.
+	 */
+	if (vector == X86_TRAP_NMI)
+		nmi_unblock();
 	/* The watchdog's NMI first: it must never be taken for a probe. */
 	if (vector == X86_TRAP_NMI && smp_processor_id() == 0 &&
 	    watchdog_fired()) {
-		/* NMIs stay blocked until an IRET: unblock them for the next.
-		 */
-		nmi_unblock();
 		kunit_diag("# watchdog: no sign of life for %u s; the boot CPU "
 			   "was at RIP 0x%llx\n",
 			   watchdog_timeout_s(), regs->ip);
 		show_regs(regs, cr2);
-		/* a hang inside the kernel blob ends that call, not the case */
-		image_kernel_blob_fault(vector, "hang (watchdog NMI)", regs->ip,
-					0);
+		if (trap_fault_hook)
+			trap_fault_hook(vector, "hang (watchdog NMI)", regs->ip, 0);
 		if (test) {
 			nesting = 0;
 			kunit_fault(vector, "hang (watchdog NMI)");
@@ -107,14 +109,13 @@ void do_exception(struct pt_regs *regs)
 	}
 	if (smp_processor_id() != 0) {
 		/* An AP: report with its number; the work item fails. */
-		kunit_diag(
-			"# CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
-			smp_processor_id(), vector, trap_name(vector), regs->ip,
-			cr2);
+		kunit_diag("# CPU %u: exception %d: %s at RIP 0x%llx CR2 0x%llx\n",
+			   smp_processor_id(), vector, trap_name(vector),
+			   regs->ip, cr2);
 		smp_ap_fault(vector);
 	}
-	/* inside the kernel blob: the call ends, not the case */
-	image_kernel_blob_fault(vector, trap_name(vector), regs->ip, cr2);
+	if (trap_fault_hook)
+		trap_fault_hook(vector, trap_name(vector), regs->ip, cr2);
 	if (++nesting > 2) {
 		/* Faulting while reporting a fault: stop without printing. */
 		for (;;)

@@ -279,16 +279,11 @@ int pgtable_walk(const pteval_t *pml4, u64 virt,
 }
 
 int pgtable_map_pages(pteval_t *pml4, u64 virt, u64 phys, u64 size,
-		      pteval_t flags, const struct pgtable_alloc *alloc,
+		      const struct pgtable_alloc *alloc,
 		      struct pgtable_stats *stats)
 {
-	struct pgtable_stats dummy = {0};
-	const pteval_t leaf =
-		LEAF_FLAGS | (flags & ~(PTE_ADDR_MASK | _PAGE_PSE));
 	u64 top = virt >> 47, i;
 
-	if (!stats)
-		stats = &dummy;
 	if (!IS_ALIGNED(virt | phys | size, SZ_4K) ||
 	    (top != 0 && top != (~0ull >> 47)) || phys + size < phys ||
 	    (phys + size - 1) >> 52 || virt + size - 1 < virt ||
@@ -310,7 +305,7 @@ int pgtable_map_pages(pteval_t *pml4, u64 virt, u64 phys, u64 size,
 		pte = &pt[pt_index(va, PT_SHIFT)];
 		if (!is_present(*pte))
 			stats->pages_4k++;
-		*pte = (phys + i) | leaf;
+		*pte = (phys + i) | LEAF_FLAGS;
 	}
 	return 0;
 }

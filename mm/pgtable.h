@@ -78,7 +78,7 @@ int pgtable_map_range(pteval_t *pml4, u64 phys, u64 size, pteval_t flags,
 
 /*
  * Map @size bytes at the canonical virtual address @virt to @phys, in
- * 4 KiB pages with _PAGE_PRESENT|_PAGE_RW|@flags: for what lives away
+ * 4 KiB write-back pages, present and writable: for what lives away
  * from the identity map (the kernel blob at the kernel's text address, in
  * the top half). @virt, @phys and @size must be page-aligned, the range
  * canonical in one half, @phys + @size within 52 bits, @size not 0
@@ -87,7 +87,7 @@ int pgtable_map_range(pteval_t *pml4, u64 phys, u64 size, pteval_t flags,
  * pgtable_map_range()'s. 0, or -1 (a prefix may be mapped).
  */
 int pgtable_map_pages(pteval_t *pml4, u64 virt, u64 phys, u64 size,
-		      pteval_t flags, const struct pgtable_alloc *alloc,
+		      const struct pgtable_alloc *alloc,
 		      struct pgtable_stats *stats);
 
 struct pgtable_walk_result {

@@ -15,15 +15,6 @@
 #include <string.h>
 #endif
 
-#define REP_GOOD (3 * 32 + 16)
-#define ERMS (9 * 32 + 9)
-#define SMAP (9 * 32 + 20)
-#define CLFLUSHOPT (9 * 32 + 23)
-#define CLWB (9 * 32 + 24)
-#define FSRS (12 * 32 + 11)
-#define LA57 (16 * 32 + 16)
-#define FSRM (18 * 32 + 4)
-
 /* An Ice Lake server: family 6 model 0x6a, fast strings on, FSRM. */
 static struct kernel_cpu_inputs icelake(void)
 {
@@ -51,33 +42,33 @@ static void kernel_features_intel(struct kunit *test)
 {
 	struct kernel_cpu_inputs in = icelake();
 
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRM), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, CLWB), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 0); /* no subleaf 1 */
-	KUNIT_EXPECT_EQ(test, feature(&in, LA57), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_ERMS), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRM), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_CLWB), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRS), 0); /* no subleaf 1 */
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_LA57), 0);
 	in.leaf7_ecx = 1u << 16; /* Ice Lake server has it: 5-level paging */
-	KUNIT_EXPECT_EQ(test, feature(&in, LA57), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_LA57), 1);
 	/* fast strings off in IA32_MISC_ENABLE: both cleared */
 	in.misc_enable = 0;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
-	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 0);
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRM), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_ERMS), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRM), 1);
 	/* unreadable: 6.12's rdmsrl() reads 0, fast strings off */
 	in.misc_enable_read = false;
 	in.misc_enable = 1;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
-	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_ERMS), 0);
 	/* an Intel family other than 6 has no REP_GOOD on x86-64 */
 	in = icelake();
 	in.family = 0x13;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 0);
 	/* an earlier family-6 model keeps fast strings whatever the MSR */
 	in = icelake();
 	in.model = 0xc;
 	in.misc_enable = 0;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 1);
 }
 
 static void kernel_features_amd(struct kunit *test)
@@ -92,27 +83,27 @@ static void kernel_features_amd(struct kunit *test)
 	};
 
 	/* no IA32_MISC_ENABLE rule on AMD: unread is no question */
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, ERMS), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 1);
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRM), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_ERMS), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRS), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRM), 0);
 	/* init_amd(): FSRM implies FSRS */
 	in.leaf7_1_eax = 0;
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRS), 0);
 	in.leaf7_edx = 1u << 4;
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRS), 1);
 	memcpy(in.vendor, "HygonGenuine", 13);
-	KUNIT_EXPECT_EQ(test, feature(&in, FSRS), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_FSRS), 0);
 	memcpy(in.vendor, "AuthenticAMD", 13);
 	in.family = 0xf;
 	in.leaf1_eax = 0x0f48;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 1);
 	in.leaf1_eax = 0x0f50;
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 0);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 0);
 	memcpy(in.vendor, "HygonGenuine", 13);
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), 1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), 1);
 	memcpy(in.vendor, "CentaurHauls", 13);
-	KUNIT_EXPECT_EQ(test, feature(&in, REP_GOOD), -1);
+	KUNIT_EXPECT_EQ(test, feature(&in, KFEAT_REP_GOOD), -1);
 	KUNIT_EXPECT_EQ(test, feature(&in, 0), -1); /* no rule */
 }
 
@@ -142,29 +133,19 @@ static void kernel_features_this_cpu(struct kunit *test)
 	static const struct {
 		unsigned int feature;
 		const char *flag;
-	} known[] = {{REP_GOOD, "rep_good"},
-		     {SMAP, "smap"},
-		     {CLFLUSHOPT, "clflushopt"},
-		     {CLWB, "clwb"},
-		     {FSRM, "fsrm"}};
+	} known[] = {{KFEAT_REP_GOOD, "rep_good"},
+		     {KFEAT_SMAP, "smap"},
+		     {KFEAT_CLFLUSHOPT, "clflushopt"},
+		     {KFEAT_CLWB, "clwb"},
+		     {KFEAT_FSRM, "fsrm"}};
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
 	struct kernel_cpu_inputs in = {0};
 	char flags[4096], word[32], how[128];
-	u32 b, cx, d;
 
 	cpuinfo_flags(flags, sizeof(flags));
 	if (!flags[0])
 		kunit_skip(test, "/proc/cpuinfo has no flags line");
-	memcpy(in.vendor, c->vendor, sizeof(in.vendor));
-	in.family = c->family;
-	in.model = c->model;
-	in.max_leaf = c->max_leaf;
-	cpuid_count(1, 0, &in.leaf1_eax, &b, &cx, &d);
-	if (in.max_leaf >= 7) {
-		cpuid_count(7, 0, &in.leaf7_eax, &in.leaf7_ebx, &in.leaf7_ecx,
-			    &in.leaf7_edx);
-		cpuid_count(7, 1, &in.leaf7_1_eax, &b, &cx, &d);
-	}
+	kernel_cpu_inputs_from(c, &in);
 	/*
 	 * User space reads no MSR: the running kernel's word on fast
 	 * strings is its ERMS where CPUID has it, which is why ERMS itself

@@ -505,8 +505,7 @@ static void pgtable_map_pages_high(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pml4);
 	c.pml4 = pml4;
 	KUNIT_ASSERT_EQ(
-		test,
-		pgtable_map_pages(pml4, virt, phys, size, 0, &a->alloc, &st),
+		test, pgtable_map_pages(pml4, virt, phys, size, &a->alloc, &st),
 		0);
 	/* a PDPT for the last 512 GiB, a PD, a PT */
 	KUNIT_EXPECT_EQ(test, st.tables, 2 + 3);
@@ -524,38 +523,37 @@ static void pgtable_map_pages_high(struct kunit *test)
 	check_at(&c, phys, SZ_1G, LEAF_1G, __LINE__);
 	KUNIT_EXPECT_EQ(test, c.bad, 0);
 	/* unaligned, non-canonical, crossing the halves: refused */
+	KUNIT_EXPECT_EQ(
+		test,
+		pgtable_map_pages(pml4, virt + 8, phys, SZ_4K, &a->alloc, &st),
+		-1);
 	KUNIT_EXPECT_EQ(test,
-			pgtable_map_pages(pml4, virt + 8, phys, SZ_4K, 0,
-					  &a->alloc, &st),
-			-1);
-	KUNIT_EXPECT_EQ(test,
-			pgtable_map_pages(pml4, 1ull << 47, phys, SZ_4K, 0,
+			pgtable_map_pages(pml4, 1ull << 47, phys, SZ_4K,
 					  &a->alloc, &st),
 			-1);
 	KUNIT_EXPECT_EQ(test,
 			pgtable_map_pages(pml4, (1ull << 47) - SZ_4K, phys,
-					  2 * SZ_4K, 0, &a->alloc, &st),
+					  2 * SZ_4K, &a->alloc, &st),
 			-1);
 	/* an unaligned frame or size, a frame past 52 bits, nothing */
-	KUNIT_EXPECT_EQ(test,
-			pgtable_map_pages(pml4, virt, phys + 8, SZ_4K, 0,
-					  &a->alloc, &st),
-			-1);
 	KUNIT_EXPECT_EQ(
 		test,
-		pgtable_map_pages(pml4, virt, phys, 100, 0, &a->alloc, &st),
+		pgtable_map_pages(pml4, virt, phys + 8, SZ_4K, &a->alloc, &st),
+		-1);
+	KUNIT_EXPECT_EQ(
+		test, pgtable_map_pages(pml4, virt, phys, 100, &a->alloc, &st),
 		-1);
 	KUNIT_EXPECT_EQ(test,
-			pgtable_map_pages(pml4, virt, 1ull << 52, SZ_4K, 0,
+			pgtable_map_pages(pml4, virt, 1ull << 52, SZ_4K,
 					  &a->alloc, &st),
 			-1);
-	KUNIT_EXPECT_EQ(
-		test, pgtable_map_pages(pml4, virt, phys, 0, 0, &a->alloc, &st),
-		-1);
+	KUNIT_EXPECT_EQ(test,
+			pgtable_map_pages(pml4, virt, phys, 0, &a->alloc, &st),
+			-1);
 	/* a huge page of the identity map in the way */
 	KUNIT_EXPECT_EQ(
 		test,
-		pgtable_map_pages(pml4, SZ_1G, phys, SZ_4K, 0, &a->alloc, &st),
+		pgtable_map_pages(pml4, SZ_1G, phys, SZ_4K, &a->alloc, &st),
 		-1);
 }
 
@@ -742,14 +740,14 @@ static void pgtable_identity_map_plan(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
 		KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, hpet + 8, &res), 0);
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
-		KUNIT_ASSERT_EQ(
-			test, pgtable_walk(im.pml4, 0x8020000000ull, &res), 0);
+		KUNIT_ASSERT_EQ(test,
+				pgtable_walk(im.pml4, 0x8020000000ull, &res), 0);
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
 		KUNIT_EXPECT_EQ(test, res.phys, 0x8020000000ull);
-		KUNIT_ASSERT_EQ(
-			test,
-			pgtable_walk(im.pml4, PGTABLE_IDENTITY_MAX - 1, &res),
-			0);
+		KUNIT_ASSERT_EQ(test,
+				pgtable_walk(im.pml4, PGTABLE_IDENTITY_MAX - 1,
+					     &res),
+				0);
 		KUNIT_EXPECT_EQ(test, res.flags & MMIO, MMIO);
 		KUNIT_ASSERT_EQ(test, pgtable_walk(im.pml4, 0x7ff00000, &res),
 				0);

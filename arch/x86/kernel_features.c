@@ -7,10 +7,10 @@
  * vendor's init code and cleared again by the boot where they must be.
  */
 #include "arch/x86/kernel_features.h"
+#include "arch/x86/cpu.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define FEATURE(word, bit) ((word)*32 + (bit))
 #define MISC_ENABLE_FAST_STRING (1ULL << 0)
 
 static bool vendor_is(const struct kernel_cpu_inputs *in, const char *v)
@@ -113,37 +113,55 @@ static int leaf7_bit(const struct kernel_cpu_inputs *in, unsigned int sub,
 		      bit);
 }
 
+void kernel_cpu_inputs_from(const struct cpuinfo_x86 *c,
+			    struct kernel_cpu_inputs *in)
+{
+	u32 b, cx, d;
+
+	memset(in, 0, sizeof(*in));
+	memcpy(in->vendor, c->vendor, sizeof(in->vendor));
+	in->family = c->family;
+	in->model = c->model;
+	in->max_leaf = c->max_leaf;
+	cpuid_count(1, 0, &in->leaf1_eax, &b, &cx, &d);
+	if (c->max_leaf >= 7) {
+		cpuid_count(7, 0, &in->leaf7_eax, &in->leaf7_ebx,
+			    &in->leaf7_ecx, &in->leaf7_edx);
+		cpuid_count(7, 1, &in->leaf7_1_eax, &b, &cx, &d);
+	}
+}
+
 int kernel_cpu_feature(const struct kernel_cpu_inputs *in, unsigned int feature,
 		       char *how, size_t len)
 {
 	int kept;
 
 	switch (feature) {
-	case FEATURE(3, 21): /* ALWAYS */
+	case KFEAT_ALWAYS: /* ALWAYS */
 		return answer(1, how, len, "always");
-	case FEATURE(3, 16): /* REP_GOOD */
+	case KFEAT_REP_GOOD: /* REP_GOOD */
 		return rep_good(in, how, len);
-	case FEATURE(9, 9): /* ERMS */
+	case KFEAT_ERMS: /* ERMS */
 		kept = fast_strings_kept(in, how, len);
 		if (kept < 1)
 			return kept;
 		return leaf7_bit(in, 0, in->leaf7_ebx, 9, "EBX", how, len);
-	case FEATURE(9, 20): /* SMAP: straight from CPUID (get_cpu_cap) */
+	case KFEAT_SMAP: /* SMAP: straight from CPUID (get_cpu_cap) */
 		return leaf7_bit(in, 0, in->leaf7_ebx, 20, "EBX", how, len);
-	case FEATURE(9, 23): /* CLFLUSHOPT */
+	case KFEAT_CLFLUSHOPT: /* CLFLUSHOPT */
 		return leaf7_bit(in, 0, in->leaf7_ebx, 23, "EBX", how, len);
-	case FEATURE(9, 24): /* CLWB */
+	case KFEAT_CLWB: /* CLWB */
 		return leaf7_bit(in, 0, in->leaf7_ebx, 24, "EBX", how, len);
-	case FEATURE(12, 11): /* FSRS; init_amd(): AMD's FSRM implies it */
+	case KFEAT_FSRS: /* FSRS; init_amd(): AMD's FSRM implies it */
 		if (vendor_is(in, "AuthenticAMD") &&
 		    leaf7_bit(in, 0, in->leaf7_edx, 4, "EDX", how, len) == 1)
 			return answer(1, how, len,
 				      "AMD with FSRM, CPUID 7.0 EDX[4] "
 				      "(init_amd)");
 		return leaf7_bit(in, 1, in->leaf7_1_eax, 11, "EAX", how, len);
-	case FEATURE(18, 4): /* FSRM */
+	case KFEAT_FSRM: /* FSRM */
 		return leaf7_bit(in, 0, in->leaf7_edx, 4, "EDX", how, len);
-	case FEATURE(16, 16): /* LA57 */
+	case KFEAT_LA57: /* LA57 */
 		/*
 		 * CONFIG_X86_5LEVEL=y in Debian's build: the decompressor
 		 * (or the EFI stub) turns 5-level paging on wherever CPUID

@@ -12,6 +12,23 @@
 
 #include "include/types.h"
 
+struct cpuinfo_x86;
+
+/*
+ * 6.12's X86_FEATURE_ numbers (arch/x86/include/asm/cpufeatures.h: word *
+ * 32 + bit) of the features its memmap objects' alternatives test; the
+ * hosted runner's patching (tools/kernel-memmap/patch.c) names them too.
+ */
+#define KFEAT_REP_GOOD (3 * 32 + 16)
+#define KFEAT_ALWAYS (3 * 32 + 21)
+#define KFEAT_ERMS (9 * 32 + 9)
+#define KFEAT_SMAP (9 * 32 + 20)
+#define KFEAT_CLFLUSHOPT (9 * 32 + 23)
+#define KFEAT_CLWB (9 * 32 + 24)
+#define KFEAT_FSRS (12 * 32 + 11)
+#define KFEAT_LA57 (16 * 32 + 16)
+#define KFEAT_FSRM (18 * 32 + 4)
+
 /* What the CPU says, read by the caller (ring 0 for the MSR and CR4). */
 struct kernel_cpu_inputs {
 	char vendor[13];
@@ -27,6 +44,13 @@ struct kernel_cpu_inputs {
 	bool misc_enable_read;
 	u64 misc_enable;
 };
+
+/*
+ * The CPUID part of @in from @c and the CPUID leaves 1 and 7 (user space
+ * and ring 0 alike); IA32_MISC_ENABLE is left unread, for the caller.
+ */
+void kernel_cpu_inputs_from(const struct cpuinfo_x86 *c,
+			    struct kernel_cpu_inputs *in);
 
 /*
  * Does 6.12 set X86_FEATURE_ @feature (word * 32 + bit) on this CPU: 1 or

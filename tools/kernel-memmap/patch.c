@@ -21,6 +21,7 @@
  */
 #include "freestanding.h"
 #include "patch.h"
+#include "arch/x86/kernel_features.h"
 
 /* 6.12's struct alt_instr (arch/x86/include/asm/alternative.h) */
 struct alt_instr {
@@ -81,17 +82,17 @@ static unsigned long rel32_target(const unsigned char *p)
  * "": a feature /proc/cpuinfo does not name).
  */
 const struct kmemmap_feature kmemmap_features[] = {
-	{3 * 32 + 21, "ALWAYS", NULL},
-	{3 * 32 + 16, "REP_GOOD", "rep_good"},
-	{9 * 32 + 9, "ERMS", "erms"},
+	{KFEAT_ALWAYS, "ALWAYS", NULL},
+	{KFEAT_REP_GOOD, "REP_GOOD", "rep_good"},
+	{KFEAT_ERMS, "ERMS", "erms"},
 	/* arch/x86/lib/usercopy_64.o's cache flushes and user access */
-	{9 * 32 + 20, "SMAP", "smap"},
-	{9 * 32 + 23, "CLFLUSHOPT", "clflushopt"},
-	{9 * 32 + 24, "CLWB", "clwb"},
+	{KFEAT_SMAP, "SMAP", "smap"},
+	{KFEAT_CLFLUSHOPT, "CLFLUSHOPT", "clflushopt"},
+	{KFEAT_CLWB, "CLWB", "clwb"},
 	/* the image's: memset_64.o's and memcpy_64.o's fast short REPs */
-	{12 * 32 + 11, "FSRS", ""},
-	{16 * 32 + 16, "LA57", "la57"},
-	{18 * 32 + 4, "FSRM", "fsrm"},
+	{KFEAT_FSRS, "FSRS", ""},
+	{KFEAT_LA57, "LA57", "la57"},
+	{KFEAT_FSRM, "FSRM", "fsrm"},
 };
 const unsigned int kmemmap_nr_features =
 	sizeof(kmemmap_features) / sizeof(kmemmap_features[0]);

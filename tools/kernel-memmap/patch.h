@@ -127,14 +127,4 @@ int kmemmap_patch_code(const struct kmemmap_text *t, struct kmemmap_patched *p,
  */
 int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len);
 
-/*
- * Write @n bytes of the hosted runner's text at @addr (its pages
- * writable for the time): 0, or -1 with the reason in @why.
- */
-int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
-		      char *why, size_t len);
-
-/* The hosted runner's text (patch_host.c), for jump_labels.c's wrapper. */
-extern const struct kmemmap_text kmemmap_host_text;
-
 #endif

@@ -75,8 +75,12 @@ int kmemmap_cond_resched(void)
 	return 0;
 }
 
-int kmemmap_text_poke(unsigned long addr, const void *bytes, unsigned int n,
-		      char *why, size_t len)
+/*
+ * Write @n bytes of the program's text at @addr (its pages writable
+ * for the time): 0, or -1 with the reason in @why.
+ */
+static int text_poke(unsigned long addr, const void *bytes, unsigned int n,
+		     char *why, size_t len)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned long start = addr & ~(page - 1);
@@ -255,7 +259,7 @@ static const char *return_thunk(struct kmemmap_patched *p, char *why,
 	return thunk_of_vulnerabilities(p);
 }
 
-const struct kmemmap_text kmemmap_host_text = {
+static const struct kmemmap_text host_text = {
 	.alt_start = (const struct alt_instr *)__ntb_alt_start,
 	.alt_end = (const struct alt_instr *)__ntb_alt_end,
 	.mcount_start = __start___mcount_loc,
@@ -275,15 +279,15 @@ const struct kmemmap_text kmemmap_host_text = {
 	.has_feature = has_feature,
 	.return_thunk = return_thunk,
 	.stub_variable = kmemmap_stub_variable,
-	.poke = kmemmap_text_poke,
+	.poke = text_poke,
 };
 
 int kmemmap_patch_text(struct kmemmap_patched *p, char *why, size_t len)
 {
-	return kmemmap_patch_code(&kmemmap_host_text, p, why, len);
+	return kmemmap_patch_code(&host_text, p, why, len);
 }
 
 int kmemmap_jump_labels_init(unsigned int *sites, char *why, size_t len)
 {
-	return kmemmap_jump_labels_patch(&kmemmap_host_text, sites, why, len);
+	return kmemmap_jump_labels_patch(&host_text, sites, why, len);
 }

@@ -36,7 +36,6 @@ import os
 import re
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 
@@ -57,16 +56,9 @@ CUT_LINE_RE = re.compile(r"[ \t]*# metric .* median_ns=[0-9]")
 def report(lab, *args):
     """tools/report ARGS under this Python (Debian's, with scipy):
     (exit status, stdout, stderr)."""
-    argv = [sys.executable, os.path.join(lab.ROOT, "tools", "report"),
-            *args]
-    try:
-        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                           capture_output=True, text=True,
-                           timeout=lab.READY_LIMIT)
-    except subprocess.TimeoutExpired:
-        raise lab.Failed(f"tools/report {' '.join(args)}: ran past "
-                         f"{lab.READY_LIMIT}s")
-    return p.returncode, p.stdout, p.stderr
+    return lab.execute([sys.executable,
+                        os.path.join(lab.ROOT, "tools", "report"), *args],
+                       f"tools/report {' '.join(args)}", lab.READY_LIMIT)
 
 
 # -- console-cut ---------------------------------------------------------
