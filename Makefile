@@ -54,15 +54,22 @@ EFI_LIB := /usr/lib
 PYTHON := python3
 
 # Sources: each directory is globbed, so a new file needs no Makefile edit.
-PORTABLE_SRCS := $(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c \
+# lib/string.c and lib/jump.asm are the image's C string functions and
+# setjmp/longjmp: the host programs, the fuzzers and the oracles take the C
+# library's (lib/string.h, lib/jump.h).
+IMAGE_LIBC_SRCS := lib/string.c
+IMAGE_LIBC_ASMS := lib/jump.asm
+PORTABLE_SRCS := $(filter-out $(IMAGE_LIBC_SRCS), \
+	$(wildcard lib/*.c mm/*.c arch/x86/*.c arch/x86/lib/*.c \
 	model/*.c model/mm/*.c model/arch/x86/lib/*.c model/drivers/nvdimm/*.c \
 	tests/*.c \
-	tests/engines/*.c)
+	tests/engines/*.c))
 # (the kernel memmap runner's patching, shared with the image's kernel
 # blob: tools/kernel-memmap/patch.c's header says how)
-IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(PORTABLE_SRCS) \
+IMAGE_SRCS := $(wildcard boot/*.c kernel/*.c) $(IMAGE_LIBC_SRCS) \
+	$(PORTABLE_SRCS) \
 	tools/kernel-memmap/patch.c tools/kernel-memmap/jump_labels.c
-IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm)
+IMAGE_ASMS := $(wildcard boot/*.asm kernel/*.asm) $(IMAGE_LIBC_ASMS)
 HOST_SRCS := $(PORTABLE_SRCS) $(wildcard host/*.c)
 
 IMAGE_OBJS := $(IMAGE_SRCS:%.c=$(B)/image/%.o) $(IMAGE_ASMS:%.asm=$(B)/image/%.asm.o)

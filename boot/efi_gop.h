@@ -4,7 +4,7 @@
 
 #include <efi.h>
 
-#include "include/boot_info.h"
+#include "kernel/boot_info.h"
 
 /*
  * Record the Graphics Output Protocol's current mode and framebuffer, so

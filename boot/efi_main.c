@@ -13,7 +13,7 @@
 #include "boot/efi_memmap.h"
 #include "boot/efi_options.h"
 #include "boot/efi_runtime.h"
-#include "include/boot_info.h"
+#include "kernel/boot_info.h"
 #include "kernel/io.h"
 #include "kernel/main.h"
 #include "kernel/stack_switch.h"
@@ -189,6 +189,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 
 	efi_con_print(st, "ntboot " NTB_VERSION ": starting\n");
 	efi_runtime_init(st->RuntimeServices);
+	bi->firmware_reset = efi_reset;
 	ucs2_to_ascii(bi->fw_vendor, sizeof(bi->fw_vendor), st->FirmwareVendor,
 		      64);
 	bi->fw_revision = st->FirmwareRevision;

@@ -4,7 +4,7 @@
 
 #include <efi.h>
 
-#include "include/boot_info.h"
+#include "kernel/boot_info.h"
 
 /*
  * Set the options (lib/options.h) from the image's load options, then from

@@ -15,14 +15,22 @@ void efi_runtime_init(void *runtime_services)
  * SetVirtualAddressMap and our page tables map all memory identity, so the
  * firmware's runtime regions are where it left them.
  */
-void efi_power_off(void)
+static void efi_power_off(void)
 {
 	if (rt)
 		rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 }
 
-void efi_reboot(void)
+static void efi_reboot(void)
 {
 	if (rt)
 		rt->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+}
+
+void efi_reset(enum firmware_reset how)
+{
+	if (how == FIRMWARE_RESET_REBOOT)
+		efi_reboot();
+	else
+		efi_power_off();
 }

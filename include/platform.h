@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The platform interface: the only services that lib/, arch/x86/lib, mm/
- * and tests/ may use. kernel/ implements it on bare metal after
- * ExitBootServices; host/ implements it on Linux in user space.
+ * The platform interface: the only services that the portable code,
+ * lib/, arch/x86/ (and arch/x86/lib/), mm/, model/ and tests/, may use.
+ * kernel/ implements it on bare metal after ExitBootServices; host/
+ * implements it on Linux in user space. Which folder may include which:
+ * docs/layout.md, "Floors".
  */
 #ifndef NTBOOT_PLATFORM_H
 #define NTBOOT_PLATFORM_H

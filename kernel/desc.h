@@ -7,6 +7,7 @@
 #ifndef NTBOOT_KERNEL_DESC_H
 #define NTBOOT_KERNEL_DESC_H
 
+#include "include/compiler.h"
 #include "include/types.h"
 
 #define __KERNEL_CS 0x08

@@ -1,8 +1,8 @@
 ; SPDX-License-Identifier: GPL-2.0-only
 ;
 ; Low-level entry points of the kernel: the stack switch into kernel_main,
-; the CPU exception stubs, segment reload after our own GDT, and the
-; setjmp/longjmp pair the test runner uses to abandon a failed case.
+; the CPU exception stubs and segment reload after our own GDT. The
+; setjmp/longjmp pair the test runner uses is lib/jump.asm.
 ; Position independent: the image is relocated by gnu-efi's crt0.
 
 default rel
@@ -56,39 +56,6 @@ nmi_unblock:
 	iretq
 .back:
 	ret
-
-; int ntb_setjmp(u64 buf[8]): rbx rbp r12 r13 r14 r15 rsp rip
-global ntb_setjmp:function hidden
-ntb_setjmp:
-	mov [rdi + 0], rbx
-	mov [rdi + 8], rbp
-	mov [rdi + 16], r12
-	mov [rdi + 24], r13
-	mov [rdi + 32], r14
-	mov [rdi + 40], r15
-	lea rdx, [rsp + 8]	; rsp as the caller sees it after return
-	mov [rdi + 48], rdx
-	mov rdx, [rsp]		; return address
-	mov [rdi + 56], rdx
-	xor eax, eax
-	ret
-
-; void ntb_longjmp(u64 buf[8], int val)
-global ntb_longjmp:function hidden
-ntb_longjmp:
-	mov eax, esi
-	test eax, eax
-	jnz .nonzero
-	inc eax
-.nonzero:
-	mov rbx, [rdi + 0]
-	mov rbp, [rdi + 8]
-	mov r12, [rdi + 16]
-	mov r13, [rdi + 24]
-	mov r14, [rdi + 32]
-	mov r15, [rdi + 40]
-	mov rsp, [rdi + 48]
-	jmp [rdi + 56]
 
 ; Exception stubs: 32 entries of 16 bytes each, so the IDT code computes
 ; stub addresses as exception_stubs + 16 * vector. Vectors without a CPU

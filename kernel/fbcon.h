@@ -9,7 +9,7 @@
 #ifndef NTBOOT_KERNEL_FBCON_H
 #define NTBOOT_KERNEL_FBCON_H
 
-#include "include/boot_info.h"
+#include "kernel/boot_info.h"
 
 /* Needs the allocator; returns false when there is no framebuffer. */
 bool fbcon_init(const struct boot_framebuffer *fb);

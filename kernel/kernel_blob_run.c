@@ -36,7 +36,7 @@
 #include "kernel/kernel_blob.h"
 #include "kernel/memory.h"
 #include "kernel/msr.h"
-#include "kernel/smp.h"
+#include "kernel/percpu.h"
 #include "kernel/traps.h"
 #include "lib/jump.h"
 #include "lib/kunit.h"

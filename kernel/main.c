@@ -16,9 +16,10 @@
 #include "kernel/memory.h"
 #include "kernel/msr.h"
 #include "kernel/pat.h"
-#include "kernel/smp.h"
+#include "kernel/percpu.h"
 #include "kernel/pmem.h"
 #include "kernel/power.h"
+#include "kernel/smp.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/watchdog.h"
@@ -71,7 +72,7 @@ static void __noreturn finish(bool failed)
 		 */
 		fbcon_show_summary(&s, true);
 	}
-	kernel_finish(opt_on_finish, failed);
+	kernel_finish(opt_on_finish, failed, boot->firmware_reset);
 }
 
 /* A fault outside any test case, or a setup step that cannot go on. */

@@ -2,8 +2,8 @@
 #ifndef NTBOOT_KERNEL_MAIN_H
 #define NTBOOT_KERNEL_MAIN_H
 
-#include "include/boot_info.h"
 #include "include/compiler.h"
+#include "kernel/boot_info.h"
 
 /* The kernel proper, entered on its own stack after ExitBootServices. */
 void kernel_main(struct boot_info *bi) __noreturn;

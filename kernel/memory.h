@@ -7,7 +7,7 @@
 #ifndef NTBOOT_KERNEL_MEMORY_H
 #define NTBOOT_KERNEL_MEMORY_H
 
-#include "include/boot_info.h"
+#include "kernel/boot_info.h"
 #include "mm/frame_alloc.h"
 #include "mm/identity_map.h"
 #include "mm/pgtable.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "kernel/msr.h"
-#include "kernel/traps.h"
+#include "kernel/trap_probe.h"
 #include "lib/jump.h"
 
 int rdmsr_safe(u32 msr, u64 *val)

@@ -7,6 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "kernel/kernel_blob.h"
 #include "kernel/msr.h"
+#include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/tsc.h"
 #include "lib/timing.h"

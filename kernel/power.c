@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "arch/x86/cpu.h"
-#include "boot/efi_runtime.h"
 #include "kernel/io.h"
 #include "kernel/power.h"
 #include "lib/printf.h"
@@ -13,7 +12,8 @@ static void __noreturn halt_forever(void)
 		asm volatile("cli; hlt");
 }
 
-void kernel_finish(enum on_finish how, bool failed)
+void kernel_finish(enum on_finish how, bool failed,
+		   void (*firmware_reset)(enum firmware_reset how))
 {
 	if (how == FINISH_HALT) {
 		kprintf("# ntboot: run finished; halted (on_finish=halt)\n");
@@ -21,7 +21,8 @@ void kernel_finish(enum on_finish how, bool failed)
 	}
 	if (how == FINISH_REBOOT) {
 		kprintf("# ntboot: rebooting (on_finish=reboot)\n");
-		efi_reboot();
+		if (firmware_reset)
+			firmware_reset(FIRMWARE_RESET_REBOOT);
 		kprintf("# ntboot: firmware refused to reboot; halted\n");
 		halt_forever();
 	}
@@ -32,7 +33,8 @@ void kernel_finish(enum on_finish how, bool failed)
 	 */
 	if (boot_cpu_has(X86_FEATURE_HYPERVISOR))
 		outb(QEMU_DEBUG_EXIT_PORT, failed ? 1 : 0);
-	efi_power_off();
+	if (firmware_reset)
+		firmware_reset(FIRMWARE_RESET_POWER_OFF);
 	kprintf("# ntboot: firmware refused to power off; halted\n");
 	halt_forever();
 }

@@ -7,8 +7,8 @@
 #include "kernel/desc.h"
 #include "kernel/fpu.h"
 #include "kernel/memory.h"
-#include "kernel/msr.h"
 #include "kernel/pat.h"
+#include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/watchdog.h"
 #include "lib/machine_options.h"
@@ -50,57 +50,6 @@ extern const u8 ap_trampoline_start[];
 extern const u8 ap_trampoline_end[];
 
 struct smp_report smp_report;
-static struct percpu boot_cpu_area;
-static struct percpu *cpus[NR_CPUS_MAX];
-static unsigned int nr_online = 1;
-
-struct percpu *this_cpu(void)
-{
-	struct percpu *p;
-
-	asm volatile("mov %%gs:0, %0" : "=r"(p));
-	return p;
-}
-
-struct percpu *per_cpu(u32 cpu)
-{
-	return cpu < NR_CPUS_MAX ? cpus[cpu] : NULL;
-}
-
-unsigned int num_online_cpus(void)
-{
-	return nr_online;
-}
-
-struct trap_probe *this_cpu_probe(void)
-{
-	return &this_cpu()->probe;
-}
-
-/*
- * A plain WRMSR: GS_BASE exists on every x86_64 CPU, and the probe that
- * wrmsr_safe() uses lives behind GS itself.
- */
-void write_gs_base(u64 v)
-{
-	asm volatile("wrmsr" ::"c"(MSR_GS_BASE), "a"((u32)v),
-		     "d"((u32)(v >> 32))
-		     : "memory");
-}
-
-static void set_gs_base(struct percpu *p)
-{
-	p->self = p;
-	write_gs_base((u64)(uptr)p);
-}
-
-void smp_boot_cpu_init(void)
-{
-	boot_cpu_area.cpu = 0;
-	boot_cpu_area.state = CPU_ONLINE;
-	cpus[0] = &boot_cpu_area;
-	set_gs_base(&boot_cpu_area);
-}
 
 /* Runs the work item with a recovery point for faults. */
 static __noinline void ap_run_work(struct percpu *pc)
@@ -145,21 +94,6 @@ static void __noreturn ap_main(void *arg)
 			watchdog_check(pc);
 		cpu_relax();
 	}
-}
-
-void smp_ap_fault(int vector)
-{
-	struct percpu *pc = this_cpu();
-
-	if (!pc || pc->cpu == 0)
-		return;
-	if (pc->in_work) {
-		pc->in_work = false;
-		ntb_longjmp(pc->fault_jmp, 1);
-	}
-	WRITE_ONCE(pc->state, CPU_DEAD);
-	for (;;)
-		asm volatile("cli; hlt");
 }
 
 int smp_call_async(u32 cpu, void (*fn)(void *), void *arg)
@@ -347,17 +281,20 @@ static void start_cpu(u32 id, u8 *tr, u64 online_us)
 		return;
 	}
 	memset(pc, 0, sizeof(*pc));
-	pc->cpu = nr_online;
+	pc->cpu = num_online_cpus();
 	pc->apic_id = id;
 	pc->stack_top = (u64)(uptr)stack + AP_STACK_SIZE;
-	cpus[nr_online] = pc;
 	if (start_ap(pc, tr, online_us)) {
 		/* Its memory stays: a late start must not land in reused pages. */
-		cpus[nr_online] = NULL;
 		r->failed++;
 		return;
 	}
-	nr_online++;
+	if (!percpu_record_online(pc)) {
+		kprintf("# smp: CPU apic_id=%u started but not recorded as "
+			"CPU %u (%u online)\n",
+			id, pc->cpu, num_online_cpus());
+		r->failed++;
+	}
 }
 
 void smp_init(const struct acpi_madt_info *madt, int smp,
@@ -382,7 +319,7 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	r->present = plan.present;
 	r->wanted = plan.wanted;
 	memcpy(r->limited, plan.why, sizeof(r->limited));
-	boot_cpu_area.apic_id = r->bsp_apic_id;
+	per_cpu(0)->apic_id = r->bsp_apic_id;
 	if (r->wanted <= 1 && !nr_extra) {
 		ntb_snprintf(r->why_not, sizeof(r->why_not), "%s",
 			     smp == SMP_OFF ? "smp=off" : "one CPU");
@@ -404,14 +341,14 @@ void smp_init(const struct acpi_madt_info *madt, int smp,
 	online_us =
 		platform_scaled(SCALE_AP_ONLINE_US, AP_ONLINE_TIMEOUT_US, NULL);
 
-	for (u32 i = 0; i < plan.nr_aps && nr_online < r->wanted; i++)
+	for (u32 i = 0; i < plan.nr_aps && num_online_cpus() < r->wanted; i++)
 		start_cpu(plan.ap_ids[i], tr, online_us);
-	for (u32 i = 0; i < nr_extra && nr_online < NR_CPUS_MAX; i++) {
+	for (u32 i = 0; i < nr_extra && num_online_cpus() < NR_CPUS_MAX; i++) {
 		kprintf("# smp: starting apic_id=%u (smp.extra_apic_ids)\n",
 			extra_ids[i]);
 		start_cpu(extra_ids[i], tr, online_us);
 	}
-	r->online = nr_online;
+	r->online = num_online_cpus();
 	r->late = READ_ONCE(*(volatile u32 *)(tr + TR_LATE));
 	if (r->late)
 		kprintf("# smp: %u CPU(s) answered a SIPI after being given up "

@@ -6,14 +6,15 @@
  * fault on purpose, the fault is recorded) and the run goes on with the
  * next case. Outside a case the run bails out cleanly.
  */
-#include "kernel/smp.h"
+#include "kernel/percpu.h"
+#include "kernel/trap_probe.h"
 #include "kernel/traps.h"
-#include "kernel/watchdog.h"
 #include "lib/kunit.h"
 #include "lib/printf.h"
 
 void (*trap_fatal_hook)(const char *reason);
 bool (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
+bool (*trap_nmi_hook)(u64 ip);
 static int nesting;
 
 static const char *const trap_names[32] = {
@@ -86,12 +87,9 @@ void do_exception(struct pt_regs *regs)
 	 */
 	if (vector == X86_TRAP_NMI)
 		nmi_unblock();
-	/* The watchdog's NMI first: it must never be taken for a probe. */
+	/* A hang's NMI first: it must never be taken for a probe. */
 	if (vector == X86_TRAP_NMI && smp_processor_id() == 0 &&
-	    watchdog_fired()) {
-		kunit_diag("# watchdog: no sign of life for %u s; the boot CPU "
-			   "was at RIP 0x%llx\n",
-			   watchdog_timeout_s(), regs->ip);
+	    trap_nmi_hook && trap_nmi_hook(regs->ip)) {
 		show_regs(regs, cr2);
 		if (trap_fault_hook)
 			trap_fault_hook(vector, "hang (watchdog NMI)", regs->ip, 0);

@@ -4,7 +4,6 @@
 
 #include "include/types.h"
 #include "include/compiler.h"
-#include "lib/jump.h"
 
 enum x86_trap {
 	X86_TRAP_DE = 0,
@@ -53,40 +52,17 @@ extern void (*trap_fatal_hook)(const char *reason);
  */
 extern bool (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
 
+/*
+ * Asked about an NMI on the boot CPU (at @ip) before anything else: true
+ * where the NMI is a hang's, said on the console by the hook (the
+ * watchdog's, kernel/watchdog.c); the handler then shows the registers
+ * and ends the case, or the run, as hung. NULL: none.
+ */
+extern bool (*trap_nmi_hook)(u64 ip);
+
 void do_exception(struct pt_regs *regs);
 
 /* IRET to the next instruction: ends the NMI-blocked state (entry.asm). */
 void nmi_unblock(void);
-
-/*
- * Probing an instruction that may fault (an MSR a hypervisor lacks):
- *	if (trap_probe_begin())
- *		return -1;	// it faulted; this CPU's probe.vector says how
- *	...instruction...
- *	trap_probe_end();
- * Each CPU has its own probe (in its per-CPU area), so CPUs probing at
- * the same time cannot take each other's jump.
- */
-struct trap_probe {
-	ntb_jmp_buf jb;
-	volatile bool active;
-	volatile int vector;
-};
-
-struct trap_probe *this_cpu_probe(void);
-
-#define trap_probe_begin()                                                   \
-	({                                                                   \
-		struct trap_probe *__p = this_cpu_probe();                   \
-		int __faulted = ntb_setjmp(__p->jb);                         \
-		__p->active = !__faulted;                                    \
-		barrier();                                                   \
-		__faulted;                                                   \
-	})
-#define trap_probe_end()                                                     \
-	do {                                                                 \
-		barrier();                                                   \
-		this_cpu_probe()->active = false;                            \
-	} while (0)
 
 #endif

@@ -2,8 +2,10 @@
 #include "arch/x86/tsc.h"
 #include "include/platform.h"
 #include "kernel/apic.h"
-#include "kernel/smp.h"
+#include "kernel/percpu.h"
+#include "kernel/traps.h"
 #include "kernel/watchdog.h"
+#include "lib/kunit.h"
 
 #define APIC_ICR_NMI 0x00000400
 
@@ -51,6 +53,26 @@ u32 plat_watchdog_set_timeout(u32 seconds)
 	return old;
 }
 
+/* In the NMI handler: did the watchdog send this one? Clears the flag. */
+static bool watchdog_fired(void)
+{
+	if (!READ_ONCE(wd.fired))
+		return false;
+	WRITE_ONCE(wd.fired, false);
+	return true;
+}
+
+/* trap_nmi_hook: the boot CPU's NMI, a hang where the watchdog sent it. */
+static bool watchdog_nmi(u64 ip)
+{
+	if (!watchdog_fired())
+		return false;
+	kunit_diag("# watchdog: no sign of life for %u s; the boot CPU "
+		   "was at RIP 0x%llx\n",
+		   watchdog_timeout_s(), ip);
+	return true;
+}
+
 int watchdog_init(u32 timeout_s)
 {
 	unsigned int n = num_online_cpus();
@@ -66,6 +88,7 @@ int watchdog_init(u32 timeout_s)
 	plat_watchdog_pet();
 	pc->is_watchdog = true;
 	wd.cpu = n - 1;
+	trap_nmi_hook = watchdog_nmi;
 	return 0;
 }
 
@@ -90,12 +113,4 @@ void watchdog_check(struct percpu *pc)
 void watchdog_restart(void)
 {
 	wd.seen_at = 0;
-}
-
-bool watchdog_fired(void)
-{
-	if (!READ_ONCE(wd.fired))
-		return false;
-	WRITE_ONCE(wd.fired, false);
-	return true;
 }

@@ -14,7 +14,10 @@
 
 struct percpu;
 
-/* Pick the watching CPU (the last one online). 0, or -1 if none. */
+/*
+ * Pick the watching CPU (the last one online) and answer the exception
+ * handler's trap_nmi_hook. 0, or -1 if none.
+ */
 int watchdog_init(u32 timeout_s);
 bool watchdog_enabled(void);
 u32 watchdog_timeout_s(void);
@@ -24,8 +27,5 @@ void watchdog_check(struct percpu *pc);
 
 /* After the watching CPU ran other work: its view is stale. */
 void watchdog_restart(void);
-
-/* In the NMI handler: did the watchdog send this one? Clears the flag. */
-bool watchdog_fired(void);
 
 #endif

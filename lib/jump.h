@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Non-local jumps for aborting a test case. The image has its own
- * setjmp/longjmp (kernel/entry.asm); hosted builds use the C library's,
- * which the sanitizers know about.
+ * setjmp/longjmp (lib/jump.asm, built into the image only); hosted builds
+ * use the C library's, which the sanitizers know about.
  */
 #ifndef NTBOOT_LIB_JUMP_H
 #define NTBOOT_LIB_JUMP_H

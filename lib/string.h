@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The string functions portable code may use. Hosted builds take them from
- * the C library; the image gets them from kernel/string.c.
+ * The string functions portable code may use. Each program takes them
+ * from one place: the image from lib/string.c, built into it alone; the
+ * host programs (the hosted runner, the host tests, the fuzzers, the
+ * oracles) from the C library, and never build lib/string.c (the
+ * Makefile's IMAGE_LIBC_SRCS).
  */
 #ifndef NTBOOT_LIB_STRING_H
 #define NTBOOT_LIB_STRING_H

@@ -3,10 +3,11 @@
  * The hand-off record from the UEFI side (boot/) to the kernel (kernel/).
  * Everything the kernel needs from firmware is captured here before
  * ExitBootServices; after it, the kernel reads this record and never calls
- * boot services.
+ * boot services. It is the kernel's: boot/ sits above kernel/ and fills it
+ * in (docs/layout.md, "Floors").
  */
-#ifndef NTBOOT_BOOT_INFO_H
-#define NTBOOT_BOOT_INFO_H
+#ifndef NTBOOT_KERNEL_BOOT_INFO_H
+#define NTBOOT_KERNEL_BOOT_INFO_H
 
 #include "include/types.h"
 #include "lib/options.h"
@@ -17,6 +18,12 @@ enum secure_boot_state {
 	SECURE_BOOT_OFF = 0,
 	SECURE_BOOT_ON = 1,
 	SECURE_BOOT_SETUP = 2, /* setup mode: no platform key enrolled */
+};
+
+/* What a firmware reset does: power off, or restart the machine. */
+enum firmware_reset {
+	FIRMWARE_RESET_POWER_OFF,
+	FIRMWARE_RESET_REBOOT,
 };
 
 /* The UEFI GOP framebuffer, for the screen console. */
@@ -61,6 +68,14 @@ struct boot_info {
 	char load_options[1024]; /* as given, for the report */
 	/* Bytes of a boot manager's binary load options (not parsed). */
 	u64 load_options_binary;
+
+	/*
+	 * The firmware's runtime ResetSystem, the one firmware call left after
+	 * ExitBootServices (boot/efi_runtime.c): returns only where the
+	 * firmware refused. The kernel calls it through this pointer, so it
+	 * names nothing of UEFI.
+	 */
+	void (*firmware_reset)(enum firmware_reset how);
 };
 
 #endif

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The C string functions for the image, declared in lib/string.h (the compiler also emits calls to
- * memcpy/memset/memmove/memcmp on its own). Simple and obviously correct:
- * the measured copies live in arch/x86/lib, not here.
+ * The C string functions for the image, declared in lib/string.h (the
+ * compiler also emits calls to memcpy/memset/memmove/memcmp on its own).
+ * Built into the image only: the host programs take the C library's
+ * (lib/string.h says where each program gets them). Simple and obviously
+ * correct: the measured copies live in arch/x86/lib, not here.
  */
 #include "lib/string.h"
 
