@@ -2,6 +2,7 @@
 #include "include/compiler.h"
 #include "kernel/msr.h"
 #include "kernel/percpu.h"
+#include "lib/cpu_plan.h"
 
 static struct percpu boot_cpu_area;
 static struct percpu *cpus[NR_CPUS_MAX];
@@ -55,12 +56,10 @@ void smp_boot_cpu_init(void)
 	set_gs_base(&boot_cpu_area);
 }
 
-bool percpu_record_online(struct percpu *pc)
+void percpu_record_online(struct percpu *pc)
 {
-	if (pc->cpu != nr_online || nr_online >= NR_CPUS_MAX)
-		return false;
-	cpus[nr_online++] = pc;
-	return true;
+	cpus[pc->cpu] = pc;
+	nr_online = pc->cpu + 1;
 }
 
 void smp_ap_fault(int vector)

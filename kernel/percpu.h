@@ -12,10 +12,7 @@
 #include "include/types.h"
 #include "kernel/desc.h"
 #include "kernel/trap_probe.h"
-#include "lib/cpu_plan.h"
 #include "lib/jump.h"
-
-/* NR_CPUS_MAX: lib/cpu_plan.h */
 
 enum cpu_state {
 	CPU_ABSENT,
@@ -58,12 +55,12 @@ void write_gs_base(u64 v);
 void set_gs_base(struct percpu *p);
 
 /*
- * Record @pc, which answered INIT-SIPI-SIPI, as online: pc->cpu, given
- * before its start so that a fault there names it, is the next number,
- * num_online_cpus(). False, recording nothing, where it is not or the
- * table is full.
+ * Record @pc, which answered INIT-SIPI-SIPI, as online. Its number,
+ * pc->cpu, is given before the start so that a fault there names it: the
+ * next one, num_online_cpus(), below NR_CPUS_MAX (kernel/smp.c starts no
+ * more).
  */
-bool percpu_record_online(struct percpu *pc);
+void percpu_record_online(struct percpu *pc);
 
 struct percpu *this_cpu(void);
 static inline u32 smp_processor_id(void)

@@ -289,12 +289,7 @@ static void start_cpu(u32 id, u8 *tr, u64 online_us)
 		r->failed++;
 		return;
 	}
-	if (!percpu_record_online(pc)) {
-		kprintf("# smp: CPU apic_id=%u started but not recorded as "
-			"CPU %u (%u online)\n",
-			id, pc->cpu, num_online_cpus());
-		r->failed++;
-	}
+	percpu_record_online(pc);
 }
 
 void smp_init(const struct acpi_madt_info *madt, int smp,

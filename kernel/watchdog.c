@@ -86,9 +86,10 @@ int watchdog_init(u32 timeout_s)
 	wd.timeout_s = timeout_s;
 	wd.timeout_cycles = (u64)timeout_s * plat_tsc_khz() * 1000;
 	plat_watchdog_pet();
+	/* The handler knows the watchdog's NMI before the watcher can send one. */
+	trap_nmi_hook = watchdog_nmi;
 	pc->is_watchdog = true;
 	wd.cpu = n - 1;
-	trap_nmi_hook = watchdog_nmi;
 	return 0;
 }
 
