@@ -200,7 +200,9 @@ KERNEL_BLOB_DEPS := tools/kernel-memmap/blob tools/kernel-memmap/blob-pack \
 	tools/kernel-memmap/stubs tools/kernel-memmap/sites \
 	tools/kernel-memmap/glue.c tools/kernel-memmap/glue.h \
 	tools/kernel-memmap/patch.h tools/kernel-memmap/request.h \
-	lib/kernel_blob.h include/types.h tools/kernel-object \
+	tools/kernel-memmap/freestanding.h tools/kernel-memmap/blob_format.py \
+	lib/kernel_blob.h lib/printf.h lib/string.h include/types.h \
+	include/compiler.h tools/kernel-object \
 	$(wildcard /usr/src/linux-source-6.12.tar.xz \
 		/usr/src/linux-config-6.12/config.amd64_none_amd64.xz)
 $(KERNEL_BLOB): $(KERNEL_BLOB_DEPS) $(if $(wildcard $(KERNEL_BLOB).none),FORCE)

@@ -24,16 +24,9 @@ const char *image_kernel_blob_why(void);
 /* The "# kernel-blob" header line. */
 void image_kernel_blob_line(void);
 
-struct kernel_memmap_call;
-
 /*
- * plat_kernel_memmap_start(), _run() and _stop() in the image
- * (kernel/kernel_blob_run.c): the blob loaded, patched and called.
+ * plat_kernel_memmap_start(), _run() and _stop() (include/platform.h) are
+ * kernel/kernel_blob_run.c's: the blob loaded, patched and called.
  */
-int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
-			      size_t len);
-int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
-			    char *why, size_t len);
-void image_kernel_memmap_stop(struct kernel_memmap_call *c);
 
 #endif

@@ -45,8 +45,14 @@
 #include "tools/kernel-memmap/jump_labels.h"
 #include "tools/kernel-memmap/patch.h"
 
-_Static_assert(sizeof(struct kmemmap_sites) == KERNEL_BLOB_SITES_SIZE,
-	       "lib/kernel_blob.c checks the site table's size");
+/* lib/kernel_blob.c reads the site table by these offsets. */
+_Static_assert(sizeof(struct kmemmap_sites) == KERNEL_BLOB_SITES_SIZE &&
+		       KMEMMAP_MAX_SITES == KERNEL_BLOB_MAX_SITES &&
+		       __builtin_offsetof(struct kmemmap_sites, nr) == 8 &&
+		       __builtin_offsetof(struct kmemmap_sites, site) == 16 &&
+		       sizeof(struct kmemmap_site) == 24 &&
+		       __builtin_offsetof(struct kmemmap_site, addr) == 0,
+	       "lib/kernel_blob.c's reading of the site table");
 
 /*
  * The glue's functions (tools/kernel-memmap/glue.h), from the header's
@@ -167,14 +173,16 @@ static void stub_reached(const char *name, u64 from)
  * The exception handler's hook (trap_fault_hook, set at load): an
  * exception on the boot CPU inside a call ends the call, naming it.
  */
-static bool blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
+static void blob_fault(int vector, const char *trap, u64 ip, u64 cr2)
 {
 	char at[96], what[112] = "";
 	u64 off = 0;
 	const char *var, *key;
 
 	if (!kb.in_call)
-		return false;
+		return;
+	/* Out of the call first: a fault while naming it is the image's. */
+	blob_leave();
 	name_addr(ip, at, sizeof(at));
 	key = vector == 6 ? kmemmap_jump_label_key_at(ip) : NULL;
 	if (key)
@@ -571,13 +579,21 @@ static int check_request(const struct kernel_memmap_call *c, char *why,
 	return 0;
 }
 
-int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
-			      size_t len)
+int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
+			     size_t len)
 {
 	const struct kernel_blob_header *h;
 	u64 window, bits, arena_bytes;
 	int setup;
 
+	/* (the same code as kernel's whether or not the blob loads) */
+	if (c->plain_returns) {
+		ntb_snprintf(why, len,
+			     "the image patches every return site to RET (it "
+			     "picks no return thunk yet): the same code as "
+			     "its build's");
+		return 1;
+	}
 	if (!kb.tried) {
 		kb.tried = true;
 		kb.load_rc = load(kb.why, sizeof(kb.why));
@@ -593,13 +609,6 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 			     "(%.16s...), not from this contender's (%s)",
 			     h->patches, h->patches_sha256,
 			     c->patches ? c->patches : "none");
-		return 1;
-	}
-	if (c->plain_returns) {
-		ntb_snprintf(why, len,
-			     "the image patches every return site to RET (it "
-			     "picks no return thunk yet): the same code as "
-			     "its build's");
 		return 1;
 	}
 	if (kb.active) {
@@ -668,8 +677,8 @@ int image_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	return 0;
 }
 
-int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
-			    char *why, size_t len)
+int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
+			   char *why, size_t len)
 {
 	void (*const call)(void) = kb.fn.call;
 	u64 t0, t1;
@@ -717,7 +726,7 @@ int image_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
 	return 0;
 }
 
-void image_kernel_memmap_stop(struct kernel_memmap_call *c)
+void plat_kernel_memmap_stop(struct kernel_memmap_call *c)
 {
 	if (c->map)
 		plat_free(c->map, c->map_bytes);

@@ -5,7 +5,6 @@
  */
 #include "include/platform.h"
 #include "arch/x86/cpu.h"
-#include "kernel/kernel_blob.h"
 #include "kernel/msr.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
@@ -58,28 +57,11 @@ bool plat_can_catch_faults(void)
 	return true;
 }
 
-int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
-			     size_t len)
-{
-	return image_kernel_memmap_start(c, why, len);
-}
-
 bool plat_kernel_returns_set(char *why, size_t len)
 {
 	(void)why;
 	(void)len;
 	return false;
-}
-
-int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
-			   size_t len)
-{
-	return image_kernel_memmap_run(c, cycles, why, len);
-}
-
-void plat_kernel_memmap_stop(struct kernel_memmap_call *c)
-{
-	image_kernel_memmap_stop(c);
 }
 
 /*

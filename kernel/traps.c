@@ -13,7 +13,7 @@
 #include "lib/printf.h"
 
 void (*trap_fatal_hook)(const char *reason);
-bool (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
+void (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
 bool (*trap_nmi_hook)(u64 ip);
 static int nesting;
 

@@ -47,10 +47,10 @@ extern void (*trap_fatal_hook)(const char *reason);
  * Asked first about an exception (@vector, named @name, at @ip; @cr2 for
  * a page fault) on the boot CPU, the watchdog's NMI on a hang included:
  * code that runs what it does not trust (the kernel blob's calls,
- * kernel/kernel_blob_run.c) ends its call there and does not return;
- * false where the exception is not its own. NULL: none.
+ * kernel/kernel_blob_run.c) ends its call there and does not return; it
+ * returns where the exception is not its own. NULL: none.
  */
-extern bool (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
+extern void (*trap_fault_hook)(int vector, const char *name, u64 ip, u64 cr2);
 
 /*
  * Asked about an NMI on the boot CPU (at @ip) before anything else: true

@@ -282,8 +282,11 @@ int pgtable_map_pages(pteval_t *pml4, u64 virt, u64 phys, u64 size,
 		      const struct pgtable_alloc *alloc,
 		      struct pgtable_stats *stats)
 {
+	struct pgtable_stats dummy = {0};
 	u64 top = virt >> 47, i;
 
+	if (!stats)
+		stats = &dummy;
 	if (!IS_ALIGNED(virt | phys | size, SZ_4K) ||
 	    (top != 0 && top != (~0ull >> 47)) || phys + size < phys ||
 	    (phys + size - 1) >> 52 || virt + size - 1 < virt ||

@@ -555,6 +555,13 @@ static void pgtable_map_pages_high(struct kunit *test)
 		test,
 		pgtable_map_pages(pml4, SZ_1G, phys, SZ_4K, &a->alloc, &st),
 		-1);
+	/* no counts asked for: a new table and a page, mapped all the same */
+	KUNIT_ASSERT_EQ(test,
+			pgtable_map_pages(pml4, virt + SZ_1G, phys, SZ_4K,
+					  &a->alloc, NULL),
+			0);
+	KUNIT_ASSERT_EQ(test, pgtable_walk(pml4, virt + SZ_1G, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.phys, phys);
 }
 
 static void pgtable_alloc_failure(struct kunit *test)

@@ -42,9 +42,13 @@ def offset(name):
 
 def none_reason(path):
     """None where @path holds a blob, the reason where it is the form that
-    says why the build has none; ValueError for anything else."""
-    with open(path, "rb") as f:
-        raw = f.read(max(HEADER.size, NONE.size))
+    says why the build has none; ValueError for anything else, a file
+    that cannot be read included."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(max(HEADER.size, NONE.size))
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from e
     if len(raw) >= 8 and struct.unpack_from("<Q", raw)[0] == MAGIC:
         return None
     if len(raw) >= NONE.size:
