@@ -38,6 +38,8 @@ _Static_assert(
 			sizeof(((struct kernel_memmap_call *)0)
 				       ->return_thunk_from),
 	"the runner's return sites and the call's are one length");
+_Static_assert(KMEMMAP_POISON_PFNS == KERNEL_MEMMAP_POISON_MAX,
+	       "the request holds the sample the platform promises");
 
 /* The runner is stopped if it has not answered in this time. */
 #define KMEMMAP_WAIT_S 120
@@ -369,6 +371,23 @@ int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 	}
 	*cycles = req->cycles;
 	return 0;
+}
+
+bool plat_kernel_memmap_poison(struct kernel_memmap_call *c,
+			       const unsigned long *pfns, unsigned int nr,
+			       u8 byte)
+{
+	struct kmemmap_request *req = c->map;
+
+	if (!req)
+		return false;
+	req->poison_byte = byte;
+	/* more than a request holds: all of them, as sound, if slower */
+	req->poison_all = !pfns || nr > KMEMMAP_POISON_PFNS;
+	req->poison_nr = req->poison_all ? 0 : nr;
+	for (unsigned int i = 0; i < req->poison_nr; i++)
+		req->poison_pfns[i] = pfns[i];
+	return true;
 }
 
 void plat_kernel_memmap_stop(struct kernel_memmap_call *c)

@@ -677,6 +677,14 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 	return 0;
 }
 
+/* The kernel's code writes the window itself, which the caller poisons. */
+bool plat_kernel_memmap_poison(struct kernel_memmap_call *c,
+			       const unsigned long *pfns, unsigned int nr,
+			       u8 byte)
+{
+	return false;
+}
+
 int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,
 			   char *why, size_t len)
 {

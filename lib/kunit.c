@@ -19,7 +19,7 @@ extern const struct kunit_suite *const __stop_ntb_suites[];
 
 DEFINE_OPTION_STRING(suite, 256, NULL,
 		     "suites to run: comma-separated globs (memcpy*,memmap*)");
-DEFINE_OPTION_STRING(strategy, 128, NULL,
+DEFINE_OPTION_STRING(strategy, 256, NULL,
 		     "copy strategies to benchmark (globs)");
 DEFINE_OPTION_BOOL(list, false, "list the suites and stop (on/off)");
 

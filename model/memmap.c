@@ -240,14 +240,12 @@ bool memmap_kernel_refuses(enum model_kernel k, const struct memmap_strategy *s,
 	}
 	if (k == MODEL_KERNEL_BASE)
 		return false;
-	if (s && s->copy != MEMMAP_SLOW) {
+	if (s && s->origin == MEMMAP_OWN) {
 		ntb_snprintf(why, len,
-			     "kernel=%s has strategy=slow only: %s is the "
-			     "series' template path on its base or the "
-			     "project's own; the series on %s is the kernel's "
-			     "own code (patches/6.12/series/)",
-			     model_kernel_name(k), s->name,
-			     model_kernel_name(k));
+			     "kernel=%s has the slow path and the series' "
+			     "strategies only (patches/6.12/series/): %s is "
+			     "the project's own, not the series",
+			     model_kernel_name(k), s->name);
 		return true;
 	}
 	if (l && l->id != PAGE_LAYOUT_64) {

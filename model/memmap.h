@@ -134,9 +134,9 @@ struct memmap_config {
 	/*
 	 * Which kernel the model is (model/kernels.h): the series' base
 	 * (the default, 0) or 6.12, whose loop and expected pages follow
-	 * the table of differences. 6.12 has the slow path on the 64-byte
-	 * layout alone, and no mask form of compound_head
-	 * (memmap_kernel_refuses()).
+	 * the table of differences. 6.12 has the slow path and the series'
+	 * strategies on the 64-byte layout alone, and no mask form of
+	 * compound_head (memmap_kernel_refuses()).
 	 */
 	enum model_kernel kernel;
 	unsigned long start_pfn;	/* the namespace: pfns start_pfn.. */
@@ -229,9 +229,10 @@ int memmap_config_namespace(struct memmap_config *cfg,
 
 /*
  * Does kernel @k lack strategy @s on layout @l (either may be NULL: not
- * asked)? The reason in @why when it does: 6.12 runs the slow path on
- * the 64-byte struct page only (the template strategies are the series,
- * not backported to it).
+ * asked)? The reason in @why when it does: 6.12 runs the slow path and
+ * the series backported to it (the strategies of origin series:
+ * patches/6.12/series/) on the 64-byte struct page only; the project's
+ * own copies and fills are not the series, and 6.12 has none of them.
  */
 bool memmap_kernel_refuses(enum model_kernel k, const struct memmap_strategy *s,
 			   const struct page_layout *l, char *why, size_t len);

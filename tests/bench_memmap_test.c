@@ -38,6 +38,9 @@
 
 /* Struct pages (or 64-byte blocks of a fill) checked after each run. */
 #define SAMPLE_N 1024
+/* the kernel's runner poisons the same sample where it writes */
+_Static_assert(SAMPLE_N <= KERNEL_MEMMAP_POISON_MAX,
+	       "a sample the kernel's runner takes struct page by struct page");
 /* result_keys(): seven numbers of up to 20 digits and their keys. */
 #define RESULT_KEYS_LEN 224
 
@@ -767,20 +770,21 @@ static const char *judged_ratio_keys(char *buf, size_t len, const char *name,
 
 /*
  * How far the model's cost is from the kernel's in one configuration:
- * the model's slow path (@slow_name) over the kernel's own code
- * (@kernel_code: the kernel as Debian ships it, or its twin with plain
- * returns, as the model has no thunk), judged as a claim's two sides are
- * (verdict_judge(): over processes where there are several, else over
- * the runs), with its interval.
+ * the model's strategy @model_name (the build's model:, the slow path for
+ * the kernel as Debian ships it, tmpl_nt_fixed for the series) over the
+ * kernel's own code of that build (@kernel_code: the build, or its twin
+ * with plain returns, as the model has no thunk), judged as a claim's
+ * two sides are (verdict_judge(): over processes where there are
+ * several, else over the runs), with its interval.
  */
 static void print_model_over_kernel(const char *config,
 				    const struct verdict_config *where,
 				    const struct verdict_samples *vs, u32 nv,
-				    const char *slow_name,
+				    const char *model_name,
 				    const char *kernel_code)
 {
 	static const struct verdict_claim claim = {
-		.what = "the model's slow path over the kernel's own code",
+		.what = "the model over the kernel's own code of one build",
 		.suite = "bench_memmap_init",
 	};
 	const struct verdict_samples *model, *kernel;
@@ -788,7 +792,7 @@ static void print_model_over_kernel(const char *config,
 	char why[32] = "", keys[128];
 	struct verdict v;
 
-	model = verdict_find_samples(vs, nv, slow_name);
+	model = verdict_find_samples(vs, nv, model_name);
 	kernel = verdict_find_samples(vs, nv, kernel_code);
 	if (!model || !kernel)
 		return;
@@ -802,9 +806,9 @@ static void print_model_over_kernel(const char *config,
 		verdict_no_interval_reason(why, sizeof(why), &v);
 	kunit_diag(
 		"# model_over_kernel suite=bench_memmap_init %s "
-		"kernel_code=%s model=%s model_kernel=%s model_ns=%llu "
+		"model=%s model_kernel=%s kernel_code=%s model_ns=%llu "
 		"kernel_ns=%llu %s band=%s..%s in_band=%s%s%s\n",
-		config, kernel_code, slow_name, model_kernel_name(opt_kernel),
+		config, model_name, model_kernel_name(opt_kernel), kernel_code,
 		v.before_ns, v.after_ns,
 		judged_ratio_keys(keys, sizeof(keys), "model_over_kernel", &v),
 		bench_fixed(MODEL_OVER_KERNEL_LO, VERDICT_SCALE, 3),
@@ -1090,16 +1094,11 @@ static unsigned int bench_one_config(struct kunit *test,
 				   contenders[i].k->call.nr_pageblocks,
 				   opt_runs);
 	if (!test->quiet) {
-		const struct kernel_memmap_build *stock =
-			&kernel_memmap_builds[0];
-		const struct kernel_memmap_build *plain =
-			kernel_memmap_plain_twin(stock);
-
-		print_model_over_kernel(config, &where_judged, vs, nv,
-					slow_name, stock->name);
-		if (plain)
+		/* each build and twin that ran beside its model: */
+		for (unsigned int i = 0; i < KERNEL_MEMMAP_NR_BUILDS; i++)
 			print_model_over_kernel(config, &where_judged, vs, nv,
-						slow_name, plain->name);
+						kernel_memmap_builds[i].model,
+						kernel_memmap_builds[i].name);
 		print_mitigations(config, &where_judged, vs, nv, kernels);
 	}
 	/* The postings' claims this configuration can judge. */

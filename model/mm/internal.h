@@ -95,6 +95,13 @@ static __always_inline void kernel_folio_set_mm_id(const enum model_kernel k,
 		*(unsigned long *)((char *)page1 + ids) = 0;
 }
 
+/* 6.12's include/linux/page-flags.h set_compound_head(): head + 1. */
+static __always_inline void set_compound_head_v6_12(struct page *page,
+						    const struct page *head)
+{
+	WRITE_ONCE(page->compound_head, (unsigned long)head + 1);
+}
+
 /*
  * 6.12's mm/internal.h prep_compound_tail(head, tail_idx): the tail by
  * its index, and compound_head always head + 1 (6.12 has no mask form:
@@ -107,7 +114,7 @@ prep_compound_tail_by_index(const struct page_layout *l, struct page *head,
 	struct page *p = nth_page(l, head, tail_idx);
 
 	p->mapping = (void *)TAIL_MAPPING;
-	WRITE_ONCE(p->compound_head, (unsigned long)head + 1);
+	set_compound_head_v6_12(p, head);
 	p->private = 0;
 }
 

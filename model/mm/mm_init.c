@@ -36,7 +36,14 @@
  * Each strategy is compiled into its own loops for each layout
  * (DEFINE_MEMMAP_INIT below): the strategy and the struct page size are
  * constants inside, so a fixed-size memcpy_flushcache() really is the
- * inline MOVNTI sequence and no per-page call or switch picks the copy.
+ * inline MOVNTI sequence and no per-page switch picks the copy.
+ *
+ * kernel=6.12 (model/kernels.h) has loops of its own for the slow path
+ * and the series' strategies (DEFINE_MEMMAP_INIT_V6_12): the series as
+ * backported to 6.12 (patches/6.12/series/), with 6.12's order of
+ * prep_compound_head() and the compiled shape of the kernel's build of
+ * it: memmap_init_compound() out of line, and the per-page template copy
+ * a call where that build keeps it out of line.
  */
 #include "model/mm/mm_init.h"
 #include "arch/x86/lib/copy_simd.h"
@@ -518,6 +525,71 @@ zone_device_page_init_from_template(const struct memmap *m,
 }
 
 /*
+ * 6.12's zone_device_page_init_from_template() as the kernel's build of
+ * the series compiles it (Debian's configuration, GCC 12): out of line,
+ * one call per struct page, where the copy is code of its own (memcpy()'s
+ * moves, memcpy_nt()'s MOVNTI: tmpl_memcpy, tmpl_nt_fixed), and inlined
+ * where the copy is a call (__memcpy_flushcache(): tmpl_nt_generic).
+ * tools/check-objcode --kernel-object holds the model's choice to the
+ * kernel's objects, build by build (docs/model.md, "The model's cost
+ * against the kernel's").
+ */
+static __always_inline bool
+template_copy_out_of_line_v6_12(const enum memmap_copy copy)
+{
+	return copy == MEMMAP_TMPL_MEMCPY || copy == MEMMAP_TMPL_NT_FIXED;
+}
+
+#define DEFINE_TEMPLATE_COPY_V6_12(name, COPY, ...)                        \
+	static __noinline __maybe_unused void                              \
+		zone_device_page_init_from_template_v6_12_##name(          \
+			struct page *page, struct page *template,          \
+			unsigned long pfn)                                 \
+	{                                                                  \
+		zone_device_page_update_template(template, pfn);           \
+		tmpl_copy_page(MEMMAP_##COPY, LAYOUT_SIZE(PAGE_LAYOUT_64), \
+			       page, template);                            \
+	}
+MEMMAP_STRATEGIES(DEFINE_TEMPLATE_COPY_V6_12)
+
+#define TEMPLATE_COPY_V6_12_CASE(name, COPY, ...)                \
+	case MEMMAP_##COPY:                                       \
+		zone_device_page_init_from_template_v6_12_##name( \
+			page, template, pfn);                     \
+		break;
+/* The out-of-line copy of @copy at 6.12: its function, one call. */
+static __always_inline void
+template_copy_call_v6_12(const enum memmap_copy copy, struct page *page,
+			 struct page *template, unsigned long pfn)
+{
+	switch (copy) {
+		MEMMAP_STRATEGIES(TEMPLATE_COPY_V6_12_CASE)
+	case NR_MEMMAP_COPIES:
+		break;
+	}
+}
+
+/*
+ * The template copy of kernel @k: 6.12's out of line where its build
+ * keeps it so, else inline.
+ */
+static __always_inline void
+kernel_page_init_from_template(const struct memmap *m,
+			       const enum model_kernel k,
+			       const enum memmap_copy copy, const bool checked,
+			       const unsigned int size, struct page *page,
+			       struct page *template, unsigned long pfn)
+{
+	if (k == MODEL_KERNEL_6_12 && template_copy_out_of_line_v6_12(copy)) {
+		template_copy_call_v6_12(copy, page, template, pfn);
+		memmap_nt_written(m, copy, checked, page, size);
+		return;
+	}
+	zone_device_page_init_from_template(m, copy, checked, size, page,
+					    template, pfn);
+}
+
+/*
  * [pfn, end_pfn) from one template in one fill: the project's own, for
  * the fill strategies.
  */
@@ -534,6 +606,27 @@ static __always_inline void zone_device_fill_range(const struct memmap *m,
 		return;
 	tmpl_fill(copy, size, page, template, end_pfn - pfn);
 	memmap_nt_written(m, copy, checked, page, (end_pfn - pfn) * size);
+}
+
+/*
+ * The backport's zone_device_tail_page_init() (patches/6.12/series/): a
+ * tail page as 6.12's memmap_init_compound() leaves it, but for
+ * compound_head, which the folio's memmap_init_compound() writes into the
+ * template. 6.12's prep_compound_tail() takes a head and an index, not a
+ * page of its own, so the template's mapping, private and refcount are
+ * written here, field by field.
+ */
+static __always_inline void
+zone_device_tail_page_init_v6_12(const struct memmap *m, struct page *page,
+				 unsigned long pfn, unsigned long zone_idx,
+				 int nid, struct dev_pagemap *pgmap)
+{
+	__init_zone_device_page(MODEL_KERNEL_6_12, m,
+				&page_layouts[PAGE_LAYOUT_64], page, pfn,
+				zone_idx, nid, pgmap);
+	page->mapping = (void *)TAIL_MAPPING;
+	page->private = 0;
+	set_page_count(page, 0);
 }
 
 /* ---------------------------------------------------------------------
@@ -581,6 +674,55 @@ memmap_init_compound_slow(struct memmap *m, const enum model_kernel k,
 }
 
 /*
+ * The first tail's copy drained, then prep_compound_head() over it, as
+ * the backport of "mm: use memcpy_nt() in zone-device template copies"
+ * has them inside 6.12's first-tail branch.
+ */
+static __always_inline void
+template_prep_compound_head_v6_12(struct memmap *m, const enum model_kernel k,
+				  const struct page_layout *l,
+				  const enum memmap_copy copy,
+				  const bool checked, struct page *head,
+				  unsigned int order)
+{
+	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_PREP_HEAD);
+	ntcheck_prep_compound_head(checked, l, head, order);
+	kernel_prep_compound_head(k, l, head, order);
+}
+
+/*
+ * memmap_init_compound()'s template path as the series backported to 6.12
+ * has it (patches/6.12/series/): the tail template's compound_head once
+ * per folio, each tail a copy of it, and prep_compound_head() right after
+ * the first tail (PREP_HEAD_AFTER_FIRST_TAIL), the first tail's copy
+ * drained before it. The second tail's copy then overwrites what
+ * prep_compound_head() wrote in it (_deferred_list), as 6.12's own
+ * initialisation of that tail does; the tails copied after it are drained
+ * before the next folio's memmap_init_compound() or before the return.
+ */
+static __always_inline void memmap_init_compound_template_v6_12(
+	struct memmap *m, const enum model_kernel k,
+	const struct page_layout *l, const enum memmap_copy copy,
+	const bool checked, const unsigned int size, struct page *head,
+	unsigned long head_pfn, unsigned int order, unsigned long nr_pages,
+	struct page *tail_template)
+{
+	unsigned long pfn, end_pfn = head_pfn + nr_pages;
+
+	set_compound_head_v6_12(tail_template, head);
+	for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
+		/* 6.12's: the page from its pfn, each time round */
+		struct page *page = pfn_to_page(m, l, pfn);
+
+		kernel_page_init_from_template(m, k, copy, checked, size, page,
+					       tail_template, pfn);
+		if (pfn == head_pfn + 1)
+			template_prep_compound_head_v6_12(m, k, l, copy,
+							  checked, head, order);
+	}
+}
+
+/*
  * mm/mm_init.c memmap_init_compound(): the head flag, the tails, then
  * prep_compound_head() after all of them (the series' order; 6.12 calls it
  * after the first tail). The template path is the series'.
@@ -606,6 +748,12 @@ memmap_init_compound(struct memmap *m, const enum model_kernel k,
 	if (copy == MEMMAP_SLOW && k != MODEL_KERNEL_BASE) {
 		memmap_init_compound_slow(m, k, l, head, head_pfn, zone_idx,
 					  nid, pgmap, nr_pages);
+		return;
+	}
+	if (k != MODEL_KERNEL_BASE) {
+		memmap_init_compound_template_v6_12(m, k, l, copy, checked,
+						    size, head, head_pfn, order,
+						    nr_pages, tail_template);
 		return;
 	}
 	if (copy == MEMMAP_SLOW) {
@@ -645,6 +793,78 @@ memmap_init_compound(struct memmap *m, const enum model_kernel k,
 }
 
 /*
+ * 6.12's memmap_init_compound() as the kernel's build compiles it: out of
+ * line, one call per folio (memmap_init_compound.constprop.0 in every
+ * build of kernels:), its loop keeping what it needs across the calls of
+ * its own; the base's is inlined into its loops as before. One function
+ * per strategy of 6.12 and per checked or plain loop, so that the plain
+ * one carries nothing of the checker.
+ */
+#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_ONE(name, COPY, checked_, sfx)    \
+	static __noinline void memmap_init_compound_v6_12_##name##sfx(        \
+		struct memmap *m, struct page *head, unsigned long head_pfn,  \
+		unsigned long zone_idx, int nid, struct dev_pagemap *pgmap,   \
+		unsigned long nr_pages, struct page *tail_template)           \
+	{                                                                     \
+		memmap_init_compound(m, MODEL_KERNEL_6_12, PAGE_LAYOUT_64,    \
+				     MEMMAP_##COPY, checked_, head, head_pfn, \
+				     zone_idx, nid, pgmap, nr_pages,          \
+				     tail_template);                          \
+	}
+#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_KERNEL(name, COPY)    \
+	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_ONE(name, COPY, false, )      \
+	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_ONE(name, COPY, true, _checked)
+#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_SERIES \
+	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_KERNEL
+#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_OWN(name, COPY)
+#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_OF(name, COPY, w, v, nt, layouts, \
+					     origin, ...)                   \
+	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_##origin(name, COPY)
+MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_COMPOUND_V6_12_OF)
+
+#define MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_KERNEL(name, COPY)            \
+	case MEMMAP_##COPY:                                                   \
+		if (checked)                                                  \
+			memmap_init_compound_v6_12_##name##_checked(          \
+				m, head, head_pfn, zone_idx, nid, pgmap,      \
+				nr_pages, tail_template);                     \
+		else                                                          \
+			memmap_init_compound_v6_12_##name(m, head, head_pfn,  \
+							  zone_idx, nid,      \
+							  pgmap, nr_pages,    \
+							  tail_template);     \
+		break;
+#define MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_SERIES \
+	MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_KERNEL
+#define MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_OWN(name, COPY)
+#define MEMMAP_INIT_COMPOUND_V6_12_CASE(name, COPY, w, v, nt, layouts, origin, \
+					...)                                   \
+	MEMMAP_INIT_COMPOUND_V6_12_CASE_##origin(name, COPY)
+
+/* memmap_init_compound() of kernel @k: 6.12's out of line, the base's not. */
+static __always_inline void
+kernel_memmap_init_compound(struct memmap *m, const enum model_kernel k,
+			    const enum page_layout_id lid,
+			    const enum memmap_copy copy, const bool checked,
+			    struct page *head, unsigned long head_pfn,
+			    unsigned long zone_idx, int nid,
+			    struct dev_pagemap *pgmap, unsigned long nr_pages,
+			    struct page *tail_template)
+{
+	if (k != MODEL_KERNEL_6_12) {
+		memmap_init_compound(m, k, lid, copy, checked, head, head_pfn,
+				     zone_idx, nid, pgmap, nr_pages,
+				     tail_template);
+		return;
+	}
+	switch (copy) {
+		MEMMAP_STRATEGIES(MEMMAP_INIT_COMPOUND_V6_12_CASE)
+	default:
+		break;
+	}
+}
+
+/*
  * mm/mm_init.c memmap_init_zone_device(), with the series' template path.
  * struct memmap plays the zone; no cond_resched() and no pr_debug() (the
  * model keeps its count in m->nr_initialised).
@@ -679,7 +899,11 @@ __memmap_init_zone_device(struct memmap *m, const enum model_kernel k,
 	if (copy != MEMMAP_SLOW) {
 		__init_zone_device_page(k, m, l, &head_template.page, start_pfn,
 					zone_idx, nid, pgmap);
-		if (pfns_per_compound > 1) {
+		if (pfns_per_compound > 1 && k == MODEL_KERNEL_6_12) {
+			zone_device_tail_page_init_v6_12(m, &tail_template.page,
+							 start_pfn + 1,
+							 zone_idx, nid, pgmap);
+		} else if (pfns_per_compound > 1) {
 			struct page *head = pfn_to_page(m, l, start_pfn);
 
 			__init_zone_device_page(k, m, l, &tail_template.page,
@@ -707,10 +931,10 @@ __memmap_init_zone_device(struct memmap *m, const enum model_kernel k,
 			__init_zone_device_page(k, m, l, page, pfn, zone_idx,
 						nid, pgmap);
 		else
-			zone_device_page_init_from_template(m, copy, checked,
-							    size, page,
-							    &head_template.page,
-							    pfn);
+			kernel_page_init_from_template(m, k, copy, checked,
+						       size, page,
+						       &head_template.page,
+						       pfn);
 
 		if (pfns_per_compound == 1)
 			continue;
@@ -725,9 +949,9 @@ __memmap_init_zone_device(struct memmap *m, const enum model_kernel k,
 		 * inside a folio and stops at their end.
 		 */
 		nr = min(compound_nr_pages(m, l, altmap, pgmap), end_pfn - pfn);
-		memmap_init_compound(m, k, lid, copy, checked, page, pfn,
-				     zone_idx, nid, pgmap, nr,
-				     &tail_template.page);
+		kernel_memmap_init_compound(m, k, lid, copy, checked, page,
+					    pfn, zone_idx, nid, pgmap, nr,
+					    &tail_template.page);
 	}
 out:
 	memmap_drain(m, copy, checked, MEMMAP_DRAIN_BEFORE_RETURN);
@@ -792,27 +1016,57 @@ out:
 MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_LAYOUTS)
 
 /*
- * 6.12's loop: the slow path on the 64-byte layout, the one pair it has
- * (model/kernels.h; memmap_kernel_refuses()). Its own function, so that
- * the base's loops carry no test of the kernel.
+ * 6.12's loops, on the 64-byte layout only (model/kernels.h;
+ * memmap_kernel_refuses()): the slow path, and the series backported to
+ * it (patches/6.12/series/) for each strategy of the series (origin
+ * series: tmpl_memcpy, tmpl_nt_generic, tmpl_nt_fixed), behind the
+ * series' gate as the base's are. The project's own copies and fills are
+ * not the series and have no 6.12 loop. Functions of their own, so that
+ * the base's loops carry no test of the kernel; named
+ * memmap_init_v6_12_<COPY>_PAGE_LAYOUT_64 (tools/check-objcode holds them
+ * to their strategy's claims as it does the base's).
  */
-static void memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64(
-	struct memmap *m, unsigned long start_pfn, unsigned long nr_pages,
-	struct dev_pagemap *pgmap)
-{
-	__memmap_init_zone_device(m, MODEL_KERNEL_6_12, PAGE_LAYOUT_64,
-				  MEMMAP_SLOW, false, start_pfn, nr_pages,
-				  pgmap);
-}
+#define DEFINE_MEMMAP_INIT_V6_12_ONE(copy, checked_, sfx)                   \
+	static void memmap_init_v6_12_##copy##_PAGE_LAYOUT_64##sfx(          \
+		struct memmap *m, unsigned long start_pfn,                    \
+		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
+	{                                                                     \
+		if (copy != MEMMAP_SLOW &&                                    \
+		    !zone_device_page_init_optimization_enabled(m)) {         \
+			memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64##sfx(    \
+				m, start_pfn, nr_pages, pgmap);               \
+			return;                                               \
+		}                                                             \
+		__memmap_init_zone_device(m, MODEL_KERNEL_6_12,               \
+					  PAGE_LAYOUT_64, copy, checked_,     \
+					  start_pfn, nr_pages, pgmap);        \
+	}
+#define DEFINE_MEMMAP_INIT_V6_12(copy)                        \
+	DEFINE_MEMMAP_INIT_V6_12_ONE(copy, false, )            \
+	DEFINE_MEMMAP_INIT_V6_12_ONE(copy, true, _checked)
+/* A 6.12 loop for the kernel's strategy and the series', none for the own. */
+#define DEFINE_MEMMAP_INIT_V6_12_MEMMAP_KERNEL DEFINE_MEMMAP_INIT_V6_12
+#define DEFINE_MEMMAP_INIT_V6_12_MEMMAP_SERIES DEFINE_MEMMAP_INIT_V6_12
+#define DEFINE_MEMMAP_INIT_V6_12_MEMMAP_OWN(copy)
+#define DEFINE_MEMMAP_INIT_V6_12_OF(name, COPY, w, v, nt, layouts, origin, \
+				    ...)                                   \
+	DEFINE_MEMMAP_INIT_V6_12_##origin(MEMMAP_##COPY)
+MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_V6_12_OF)
 
-static void memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64_checked(
-	struct memmap *m, unsigned long start_pfn, unsigned long nr_pages,
-	struct dev_pagemap *pgmap)
-{
-	__memmap_init_zone_device(m, MODEL_KERNEL_6_12, PAGE_LAYOUT_64,
-				  MEMMAP_SLOW, true, start_pfn, nr_pages,
-				  pgmap);
-}
+#define MEMMAP_INIT_V6_12_ENTRY_MEMMAP_KERNEL(copy)              \
+	[copy] = { memmap_init_v6_12_##copy##_PAGE_LAYOUT_64,     \
+		   memmap_init_v6_12_##copy##_PAGE_LAYOUT_64_checked },
+#define MEMMAP_INIT_V6_12_ENTRY_MEMMAP_SERIES \
+	MEMMAP_INIT_V6_12_ENTRY_MEMMAP_KERNEL
+#define MEMMAP_INIT_V6_12_ENTRY_MEMMAP_OWN(copy)
+#define MEMMAP_INIT_V6_12_ENTRY_OF(name, COPY, w, v, nt, layouts, origin, \
+				   ...)                                   \
+	MEMMAP_INIT_V6_12_ENTRY_##origin(MEMMAP_##COPY)
+
+/* 6.12's loops by strategy, the 64-byte layout's: NULL for the own. */
+static const memmap_init_fn memmap_init_v6_12_fns[NR_MEMMAP_COPIES][2] = {
+	MEMMAP_STRATEGIES(MEMMAP_INIT_V6_12_ENTRY_OF)
+};
 
 #define MEMMAP_INIT_ENTRY(copy, lid, layouts)                                \
 	[copy][lid] = { ((layouts) >> (lid)) & 1 ?                            \
@@ -835,12 +1089,10 @@ memmap_init_fn memmap_init_lookup(enum memmap_copy copy,
 {
 	if (copy >= NR_MEMMAP_COPIES || layout >= NR_PAGE_LAYOUTS)
 		return NULL;
-	if (kernel == MODEL_KERNEL_6_12) {
-		if (copy != MEMMAP_SLOW || layout != PAGE_LAYOUT_64)
-			return NULL;
-		return checked ? memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64_checked
-			       : memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64;
-	}
+	if (kernel == MODEL_KERNEL_6_12)
+		return layout == PAGE_LAYOUT_64
+			       ? memmap_init_v6_12_fns[copy][checked]
+			       : NULL;
 	if (kernel != MODEL_KERNEL_BASE)
 		return NULL;
 	return memmap_init_fns[copy][layout][checked];

@@ -27,7 +27,8 @@ void memmap_init_zone_device(struct memmap *m, unsigned long start_pfn,
 /*
  * The loop compiled for @copy and @layout of @kernel's model, or NULL
  * when that pair does not exist (a fill width the layout's size is not a
- * multiple of, 6.12 with anything but the slow path on 64 bytes, ...).
+ * multiple of, 6.12 with the project's own strategies or off the 64-byte
+ * layout, ...).
  * @checked: its instantiation with the ordering checker's model-level
  * hooks (docs/ntcheck.md).
  */

@@ -50,8 +50,8 @@ static const struct opt_word kernel_words[] = {
 DEFINE_OPTION_ENUM(enum model_kernel, kernel, MODEL_KERNEL_BASE, kernel_words,
 		   "which kernel bench_memmap_init's model is: base (the "
 		   "series' base, v7.2-rc1) or 6.12 (Debian's 6.12.118: "
-		   "strategy=slow on layout=64 only; docs/model.md, \"The "
-		   "two kernels\")");
+		   "the slow path and the series backported to it on "
+		   "layout=64 only; docs/model.md, \"The two kernels\")");
 
 int bench_kernel_base_only(char *reason, size_t len)
 {

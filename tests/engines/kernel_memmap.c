@@ -11,9 +11,10 @@
 #include "lib/string.h"
 #include "model/kernels.h"
 
-#define KERNEL_MEMMAP_BUILD(n, r, l, p, sha, plain) \
-	{.name = n,                                 \
-	 .runner = r,                               \
+#define KERNEL_MEMMAP_BUILD(n, r, mdl, l, p, sha, plain) \
+	{.name = n,                                      \
+	 .runner = r,                                    \
+	 .model = mdl,                                   \
 	 .layouts = l,                              \
 	 .patches = p,                              \
 	 .patches_sha256 = sha,                     \
@@ -158,6 +159,12 @@ void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
 	/* the reference's byte: the two are compared after the run */
 	u8 byte = (u8)k->ref->m.poison;
 
+	/*
+	 * The window always: where the kernel's code writes a memmap of its
+	 * own, poisoned there too, the window's poison proves the runner
+	 * copied back every struct page the run is checked on.
+	 */
+	plat_kernel_memmap_poison(&k->call, pfns, nr, byte);
 	if (!pfns)
 		fill(k->call.pages, byte, (size_t)k->call.nr_pfns * size);
 	for (unsigned int i = 0; pfns && i < nr; i++)

@@ -23,6 +23,13 @@
 struct kernel_memmap_build {
 	const char *name;	    /* the strategy= name */
 	const char *runner;	    /* its runner's file beside ntbench */
+	/*
+	 * The model's strategy it is measured against (model:): the
+	 * model at kernel=6.12 over this build is "# model_over_kernel"
+	 * (slow for the kernel as Debian ships it, tmpl_nt_fixed for the
+	 * series).
+	 */
+	const char *model;
 	unsigned int layouts;	    /* mask over enum page_layout_id */
 	const char *patches;	    /* its series file, or NULL */
 	const char *patches_sha256; /* its patch files' bytes', in order */
@@ -37,8 +44,7 @@ struct kernel_memmap_build {
 
 /*
  * The builds in the manifest's order: the kernel as Debian ships it
- * first (strategy=kernel: what model_over_kernel pairs with the model,
- * and what kernel=6.12 with no strategy= runs).
+ * first (strategy=kernel: what kernel=6.12 with no strategy= runs).
  */
 #define KERNEL_MEMMAP_ONE(...) +1
 enum {
@@ -49,8 +55,8 @@ extern const struct kernel_memmap_build
 
 /*
  * Build @b is the kernel as Debian ships it: the one whose runner
- * NTB_KERNEL_MEMMAP may name, the one kernel=6.12 with no strategy= runs
- * and the one the model's cost is judged by.
+ * NTB_KERNEL_MEMMAP may name and the one kernel=6.12 with no strategy=
+ * runs.
  */
 static inline bool kernel_memmap_is_stock(const struct kernel_memmap_build *b)
 {
@@ -134,7 +140,8 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
  * Before a run: @nr pfns of its window, or all of it with @fill when
  * @pfns is NULL (as the model's memmap is poisoned: memmap_poison_with()),
  * and its pageblock bytes poisoned, so that the run must write what is
- * checked.
+ * checked; where the kernel's code writes a memmap of its own (the hosted
+ * runner: plat_kernel_memmap_poison()), the same struct pages there too.
  */
 void kernel_memmap_poison(struct kernel_memmap *k, const unsigned long *pfns,
 			  unsigned int nr,

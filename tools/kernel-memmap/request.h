@@ -10,14 +10,18 @@
  * runner says KMEMMAP_READY once it has laid out the namespace and
  * patched its text; each KMEMMAP_RUN it is sent makes one call, answered
  * KMEMMAP_RAN with the call's TSC cycles in @cycles and its pageblock
- * bits in the file. The runner exits when the socket closes, and on any
- * failure (why in @why; the socket then reads end of file).
+ * bits in the file. The kernel's code writes its memmap in memory of the
+ * runner's own, not in the file (runner.c says why): the runner poisons
+ * it there as the request asks before the call, and copies what it
+ * poisoned into the window after it. The runner exits when the socket
+ * closes, and on any failure (why in @why; the socket then reads end of
+ * file).
  */
 #ifndef NTBOOT_KERNEL_MEMMAP_REQUEST_H
 #define NTBOOT_KERNEL_MEMMAP_REQUEST_H
 
 #define KMEMMAP_MAGIC 0x70616d6d656d6b6eULL /* "nkmemmap" */
-#define KMEMMAP_VERSION 5
+#define KMEMMAP_VERSION 6
 
 /* The "# kernel-object" line's text, as kernel_memmap_call has it. */
 #define KMEMMAP_OBJECT_LEN 512
@@ -42,6 +46,9 @@
  */
 #define KMEMMAP_RETURN_THUNK_ENV "NTB_KERNEL_RETURN_THUNK"
 
+/* The most struct pages one run's poison may name (a run's sample). */
+#define KMEMMAP_POISON_PFNS 1024
+
 struct kmemmap_request {
 	unsigned long long magic, version;
 	/* memmap_init_zone_device(zone, start_pfn, nr_pages, pgmap) */
@@ -65,10 +72,20 @@ struct kmemmap_request {
 	unsigned long long base_pfn, nr_pfns, page_size, pages_offset;
 	unsigned long long pageblock_pages, pageblocks_pfn, nr_pageblocks;
 	unsigned long long pageblocks_offset;
+	/*
+	 * Before the next call: poison_all, every struct page of the
+	 * window's pfns set to poison_byte by streaming stores; else the
+	 * poison_nr struct pages of poison_pfns[] by cached stores. After
+	 * the call those struct pages (all of them where poison_all, or
+	 * where nothing was poisoned) are copied into the window. The
+	 * runner clears the request once it has made the call.
+	 */
+	unsigned long long poison_all, poison_byte, poison_nr;
+	unsigned long long poison_pfns[KMEMMAP_POISON_PFNS];
 	/* The answer. */
 	unsigned long long done;	     /* the calls that returned */
 	unsigned long long cycles;	     /* the last call's, TSC */
-	unsigned long long pages_addr;	     /* the runner's base_pfn page */
+	unsigned long long pages_addr;	     /* the kernel's base_pfn page */
 	unsigned long long pgmap_addr;	     /* the kernel's dev_pagemap */
 	unsigned long long kernel_page_size; /* sizeof(struct page) */
 	unsigned long long kernel_pageblock_pages;

@@ -387,8 +387,9 @@ STRATEGIES_SCHEMA = _closed({
                             "items": {"type": "string"}}}}},
         "kernels": {"type": "array", "minItems": 1, "items": {
             "type": "object",
-            "required": ["name", "layouts", "patches", "desc"],
+            "required": ["name", "layouts", "patches", "model", "desc"],
             "properties": {"name": _NAME, "layouts": _LAYOUT_LIST,
+                           "model": _NAME,
                            "patches": {"oneOf": [
                                {"type": "null"},
                                {"type": "string", "minLength": 1}]},
@@ -450,6 +451,15 @@ def strategies_from(data, path):
         if same:
             raise ManifestError(f"{path}: {k['name']}: the same patch "
                                 f"files as {same[0]}")
+    by_name = {s["name"]: s for s in data["strategies"]}
+    for k in data["kernels"]:
+        m = by_name.get(k["model"])
+        if m is None or m["origin"] == "own" or \
+                not set(k["layout_ids"]) <= set(m["layout_ids"]):
+            raise ManifestError(f"{path}: {k['name']}: model: "
+                                f"{k['model']} is not a strategy of the "
+                                "kernel or the series on its layouts (the "
+                                "model's loops at kernel=6.12)")
     for s in data["strategies"]:
         where = f"{path}: {s['name']}"
         s["copy"] = s["name"].upper()
@@ -564,6 +574,15 @@ def plain_return_pairs():
     line judges."""
     return [(k["name"], k["plain_returns"]) for k in kernels()
             if "plain_returns" in k]
+
+
+def model_pairs():
+    """(kernel code, the model's strategy it is set against) for each of
+    the kernel's contenders in the manifest's order: each kernels: entry
+    with its model:, and its plain_returns: twin with the same model (the
+    pairs a "# model_over_kernel" line judges)."""
+    return [(name, k["model"])
+            for name, k, _ in kernel_contenders(kernels())]
 
 
 def contender_names():

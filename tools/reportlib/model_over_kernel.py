@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The model's cost over the kernel's (docs/kernel-memmap.md): in each
-bench_memmap_init configuration that has a strategy=slow line and a
-strategy=kernel line (the kernel's own compiled
-memmap_init_zone_device()), slow over kernel, judged as a claim's two
-sides are (reportlib.verdicts: over the process medians where several
-processes ran, else over the runs), with its interval; whether it lies
-in the band where the model's figure is the kernel's; and the log's own
-"# model_over_kernel" lines held to it. Where kernel's twin with plain
-returns (kernel_ret) ran too, slow is set against it the same way, a
-row of its own (kernel_code=): the model has no return thunk, so the
-twin says how much of the distance the thunk alone makes."""
+bench_memmap_init configuration, for each build of the kernel's own
+compiled memmap_init_zone_device() (manifest/strategies.yaml's kernels:)
+whose line is there beside the line of the model's strategy it names
+(model:; slow for kernel, tmpl_nt_fixed for kernel_series), the model
+over the build, judged as a claim's two sides are (reportlib.verdicts:
+over the process medians where several processes ran, else over the
+runs), with its interval; whether it lies in the band where the model's
+figure is the kernel's; and the log's own "# model_over_kernel" lines
+held to it. Where a build's twin with plain returns (kernel_ret,
+kernel_series_ret) ran too, the same model is set against it the same
+way, a row of its own (kernel_code=): the model has no return thunk, so
+the twin says how much of the distance the thunk alone makes."""
 
 from reportlib import manifest
 from reportlib.formatting import fmt_ci, fmt_num, md_table
@@ -24,13 +26,12 @@ from reportlib.verdicts import (
     value_problems,
 )
 
-# the model's slow path, and the kernel as Debian ships it (the first of
-# manifest/strategies.yaml's kernels:, as the C run pairs them)
-MODEL, KERNEL = "slow", manifest.kernels()[0]["name"]
-# The kernel's code the model is set against: KERNEL, and its twin with
-# plain returns where the manifest names one (kernel_code=, in this order).
-KERNEL_CODES = [KERNEL] + [twin for base, twin in
-                           manifest.plain_return_pairs() if base == KERNEL]
+# The kernel as Debian ships it (the first of manifest/strategies.yaml's
+# kernels:): a line of a build before kernel_code= was printed is its.
+KERNEL = manifest.kernels()[0]["name"]
+# (kernel code, the model's strategy set against it), in the manifest's
+# order, as the C run pairs them: each build and its plain-returns twin.
+PAIRS = manifest.model_pairs()
 # Within this band the model's cost is taken as the kernel's.
 BAND = (0.97, 1.03)
 
@@ -99,24 +100,24 @@ def ratio_pairs(t, key, value, ci):
 
 
 def model_over_kernel(log):
-    """[dict] per configuration and kernel code that ran (KERNEL_CODES):
-    config, kernel_code, model_kernel, scope, processes, model_ns,
-    kernel_ns, model_over_kernel, ci, in_band and reason (why there is
-    no interval, or None)."""
+    """[dict] per configuration and pair (PAIRS) whose two sides ran:
+    config, model (the model's strategy), kernel_code, model_kernel,
+    scope, processes, model_ns, kernel_ns, model_over_kernel, ci, in_band
+    and reason (why there is no interval, or None)."""
     out = []
     for config, named in sorted(contenders(log).items()):
-        for code in KERNEL_CODES:
-            pair = lines_of(named, MODEL, code)
+        for code, strategy in PAIRS:
+            pair = lines_of(named, strategy, code)
             if pair:
-                out.append(row(log, config, code, *pair))
+                out.append(row(log, config, strategy, code, *pair))
     return out
 
 
-def row(log, config, code, model, kernel):
-    """model_over_kernel()'s row of the lines @model over @kernel (that
-    of the kernel code @code) in @config."""
+def row(log, config, strategy, code, model, kernel):
+    """model_over_kernel()'s row of the lines @model (of the model's
+    @strategy) over @kernel (of the kernel code @code) in @config."""
     v = judged(log, model, kernel)
-    return {"config": config, "kernel_code": code,
+    return {"config": config, "model": strategy, "kernel_code": code,
             "model_kernel": str(model.get("kernel", "base")),
             "scope": v["scope"], "processes": v["processes"],
             "model_ns": v["before_ns"], "kernel_ns": v["after_ns"],
@@ -135,8 +136,8 @@ def section(logs):
     """Markdown lines: one row per log, configuration and kernel code, or
     none."""
     # (a median of 0 ns has nothing to divide: no ratio)
-    rows = [[log.name, r["config"], r["kernel_code"], r["model_kernel"],
-             fmt_num(r["model_over_kernel"], 3),
+    rows = [[log.name, r["config"], r["model"], r["kernel_code"],
+             r["model_kernel"], fmt_num(r["model_over_kernel"], 3),
              fmt_ci(r["ci"], lambda x: fmt_num(x, 3)), r["scope"],
              with_reason(r["in_band"], r)]
             for log in logs for r in model_over_kernel(log)
@@ -144,19 +145,23 @@ def section(logs):
     if not rows:
         return []
     return ["", "## The model's cost over the kernel's", "",
-            "slow (the model's slow path, at the run's kernel=) over "
+            "The model's strategy (at the run's kernel=) over the build of "
+            "the kernel's code it is measured against "
+            "(manifest/strategies.yaml's kernels:, model:): slow over "
             "kernel (Debian 6.12's compiled memmap_init_zone_device(), "
-            "patched as its boot patches it on the CPU that ran it), and "
-            "over kernel_ret where it ran (the same object with every "
-            "return site a plain ret, not the CPU's return thunk); "
+            "patched as its boot patches it on the CPU that ran it), "
+            "tmpl_nt_fixed over kernel_series (the same with the series "
+            "backported to it), and over each build's twin where it ran "
+            "(the same object with every return site a plain ret, not the "
+            "CPU's return thunk); "
             f"in band: yes where the interval lies inside "
             f"{BAND[0]}..{BAND[1]}, no where wholly outside, unsure where "
             "it crosses an edge, untested where there is no interval (too "
             "few processes or runs: the estimate alone says nothing) "
             "(docs/kernel-memmap.md).", "",
-            md_table(["log", "configuration", "kernel code",
+            md_table(["log", "configuration", "model", "kernel code",
                       "model kernel=", "model/kernel", "95% CI", "over",
-                      "in band"], rows, align="lllrrrll")]
+                      "in band"], rows, align="llllrrrll")]
 
 
 def check(log):
@@ -177,6 +182,7 @@ def check(log):
             reason = None
         return value_problems(f"model_over_kernel {what}", ratio_pairs(
             t, "model_over_kernel", v["model_over_kernel"], v["ci"]) + [
+            ("model", t.get("model"), v["model"], None),
             ("scope", t.get("scope"), v["scope"], None),
             ("in_band", t.get("in_band"), band, None),
             ("reason", t.get("reason"), reason, None),

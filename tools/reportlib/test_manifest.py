@@ -253,6 +253,25 @@ class Strategies(Refusals):
                          "copies.patch")
         self.assertIn("kernel_series", manifest.contender_names())
 
+    def test_models(self):
+        """Each build names the model's strategy it is measured against,
+        its twin the same; the model's must be a loop the model has at
+        kernel=6.12 (the kernel's or the series', on the build's
+        layouts)."""
+        pairs = dict(manifest.model_pairs())
+        self.assertEqual(pairs["kernel"], "slow")
+        self.assertEqual(pairs["kernel_ret"], "slow")
+        self.assertEqual(pairs["kernel_series"], "tmpl_nt_fixed")
+        self.assertEqual(pairs["kernel_series_ret"], "tmpl_nt_fixed")
+        self.assertEqual(len(pairs), len([n for n, _, _ in
+                                          manifest.kernel_contenders(
+                                              manifest.kernels())]))
+        self.refused(lambda d: d["kernels"][1].update(model="fill_mov"),
+                     f"{d_name(1)}: model: fill_mov is not a strategy of "
+                     "the kernel or the series")
+        self.refused(lambda d: d["kernels"][1].update(model="tmpl_nope"),
+                     "model: tmpl_nope is not a strategy")
+
     def test_plain_return_twins(self):
         """A build's twin with plain returns is a contender of its own
         name (strategy= picks it), runs its build's runner (no entry of

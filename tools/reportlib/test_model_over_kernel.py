@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of reportlib.model_over_kernel: the model's slow path over the
-kernel's own code, judged over the runs of one process and over the
-medians of several; the band's edges; the Markdown section; and
---check-verdicts against the log's own "# model_over_kernel" lines.
+"""Tests of reportlib.model_over_kernel: the model over the kernel's own
+code, each build against the model's strategy the manifest names for it
+(slow for kernel, tmpl_nt_fixed for kernel_series), judged over the runs
+of one process and over the medians of several; the band's edges; the
+Markdown section; and --check-verdicts against the log's own
+"# model_over_kernel" lines.
 tools/report --selftest runs them."""
 import unittest
 
@@ -20,6 +22,11 @@ from reportlib.verdict_words import SCOPE_PROCESS, SCOPE_PROCESSES
 SLOWER = [("slow", 64, "fsdax", 100e6), ("kernel", 64, "fsdax", 250e6)]
 # The same cost, measured tightly.
 SAME = [("slow", 64, "devdax2m", 100e6), ("kernel", 64, "devdax2m", 100e6)]
+# The series beside the kernel: each build set against its own model,
+# and the model's tmpl_memcpy with no build of its own that ran.
+SERIES = SLOWER + [("tmpl_nt_fixed", 64, "fsdax", 40e6),
+                   ("kernel_series", 64, "fsdax", 50e6),
+                   ("tmpl_memcpy", 64, "fsdax", 60e6)]
 
 
 def parsed(memmap, **kw):
@@ -37,7 +44,8 @@ def own_line(r, **change):
         keys["reason"] = r["reason"]
     keys.update(change)
     return (f"# model_over_kernel suite=bench_memmap_init {r['config']} "
-            f"model=slow model_kernel={r['model_kernel']} "
+            f"model={r['model']} model_kernel={r['model_kernel']} "
+            f"kernel_code={r['kernel_code']} "
             + " ".join(f"{k}={v}" for k, v in keys.items()))
 
 
@@ -76,6 +84,34 @@ class Judged(unittest.TestCase):
         text = "\n".join(section([parsed(SLOWER)]))
         self.assertIn("## The model's cost over the kernel's", text)
         self.assertIn("| page_size=64 mode=fsdax |", text)
+
+
+class Pairs(unittest.TestCase):
+    def test_each_build_against_its_model(self):
+        rows = model_over_kernel(parsed(SERIES))
+        self.assertEqual([(r["model"], r["kernel_code"]) for r in rows],
+                         [("slow", "kernel"),
+                          ("tmpl_nt_fixed", "kernel_series")])
+        self.assertAlmostEqual(rows[1]["model_over_kernel"], 0.8,
+                               delta=0.08)
+        text = "\n".join(section([parsed(SERIES)]))
+        self.assertIn("| tmpl_nt_fixed | kernel_series |", text)
+
+    def test_lines_held_to_their_pair(self):
+        rows = model_over_kernel(parsed(SERIES))
+        lines = [own_line(r) for r in rows]
+        self.assertEqual(check(with_lines(SERIES, lines)), [])
+        # the series' line naming the slow path: its model is wrong
+        bad = [lines[0], own_line(rows[1], model="slow")]
+        problems = check(with_lines(SERIES, bad))
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("kernel_code=kernel_series: model here slow, from "
+                      "the metric lines tmpl_nt_fixed", problems[0])
+        # the series' line left out
+        problems = check(with_lines(SERIES, lines[:1]))
+        self.assertIn("no model_over_kernel line for page_size=64 "
+                      "mode=fsdax", problems[0])
+        self.assertIn("kernel_code=kernel_series", problems[0])
 
 
 class Band(unittest.TestCase):
