@@ -195,19 +195,18 @@ $(B)/image/%.asm.o: %.asm
 # blob is rewritten only when its reason changes, so nothing relinks).
 # (one for every build directory: the checking image carries the same)
 KERNEL_BLOB := build/kernel-blob/mm_init.blob
+# (the headers blob_support.c includes: the compiler's list, read below)
 KERNEL_BLOB_DEPS := tools/kernel-memmap/blob tools/kernel-memmap/blob-pack \
 	tools/kernel-memmap/blob.ld tools/kernel-memmap/blob_support.c \
 	tools/kernel-memmap/stubs tools/kernel-memmap/sites \
 	tools/kernel-memmap/glue.c tools/kernel-memmap/glue.h \
-	tools/kernel-memmap/patch.h tools/kernel-memmap/request.h \
-	tools/kernel-memmap/freestanding.h tools/kernel-memmap/blob_format.py \
-	lib/kernel_blob.h lib/printf.h lib/string.h include/types.h \
-	include/compiler.h tools/kernel-object \
+	tools/kernel-memmap/blob_format.py tools/kernel-object \
 	$(wildcard /usr/src/linux-source-6.12.tar.xz \
 		/usr/src/linux-config-6.12/config.amd64_none_amd64.xz)
 $(KERNEL_BLOB): $(KERNEL_BLOB_DEPS) $(if $(wildcard $(KERNEL_BLOB).none),FORCE)
 	@echo "  BLOB    $@"
 	+$(Q)tools/kernel-memmap/blob $@
+-include $(KERNEL_BLOB).support.d
 $(B)/image/kernel/kernel_blob_data.asm.o: $(KERNEL_BLOB)
 $(B)/image/kernel/kernel_blob_data.asm.o: NASM_DEFS = -DKERNEL_BLOB_FILE='"$(KERNEL_BLOB)"'
 

@@ -13,24 +13,13 @@ void efi_runtime_init(void *runtime_services)
 /*
  * Runtime services are called in physical mode: we never call
  * SetVirtualAddressMap and our page tables map all memory identity, so the
- * firmware's runtime regions are where it left them.
+ * firmware's runtime regions are where it left them. Returns only where
+ * the firmware refuses (or there is no table).
  */
-static void efi_power_off(void)
-{
-	if (rt)
-		rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
-}
-
-static void efi_reboot(void)
-{
-	if (rt)
-		rt->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
-}
-
 void efi_reset(enum firmware_reset how)
 {
-	if (how == FIRMWARE_RESET_REBOOT)
-		efi_reboot();
-	else
-		efi_power_off();
+	if (rt)
+		rt->ResetSystem(how == FIRMWARE_RESET_REBOOT ? EfiResetCold
+							     : EfiResetShutdown,
+				EFI_SUCCESS, 0, NULL);
 }

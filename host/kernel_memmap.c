@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "include/compiler.h"
 #include "include/platform.h"
 #include "tools/kernel-memmap/request.h"
 
@@ -373,21 +374,24 @@ int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 	return 0;
 }
 
-bool plat_kernel_memmap_poison(struct kernel_memmap_call *c,
+void plat_kernel_memmap_poison(struct kernel_memmap_call *c,
 			       const unsigned long *pfns, unsigned int nr,
 			       u8 byte)
 {
 	struct kmemmap_request *req = c->map;
 
 	if (!req)
-		return false;
+		return;
 	req->poison_byte = byte;
-	/* more than a request holds: all of them, as sound, if slower */
-	req->poison_all = !pfns || nr > KMEMMAP_POISON_PFNS;
-	req->poison_nr = req->poison_all ? 0 : nr;
+	req->poison_all = !pfns;
+	/*
+	 * The caller's sample fits (asserted where it is drawn); a longer
+	 * one would leave its last struct pages poisoned in the window, not
+	 * copied back, and fail the run naming one.
+	 */
+	req->poison_nr = pfns ? min(nr, (unsigned int)KMEMMAP_POISON_PFNS) : 0;
 	for (unsigned int i = 0; i < req->poison_nr; i++)
 		req->poison_pfns[i] = pfns[i];
-	return true;
 }
 
 void plat_kernel_memmap_stop(struct kernel_memmap_call *c)

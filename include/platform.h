@@ -203,22 +203,18 @@ int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles, char *why,
 			   size_t len);
 /*
  * Before the next run of @c: the @nr struct pages of @pfns (NULL: every
- * one of the window, by streaming stores) to be poisoned with @byte where
- * the kernel's code writes them, if not in the window. True where the
- * platform does it: the hosted runner's kernel writes a memmap of the
- * runner's own (on the huge pages the model's has), poisons it there
- * before the call and copies those struct pages into the window after
- * it. False where the window is what the kernel's code writes (the
- * image). The caller poisons the window either way.
+ * one of the window, by streaming stores; at most KERNEL_MEMMAP_POISON_MAX
+ * else) poisoned with @byte where the kernel's code writes them, if that
+ * is not the window: the hosted runner's kernel writes a memmap of the
+ * runner's own (on the huge pages the model's has), which it poisons
+ * before the call, copying those struct pages into the window after it.
+ * Nothing where the window is what the kernel's code writes (the image).
+ * The caller poisons the window either way.
  */
-bool plat_kernel_memmap_poison(struct kernel_memmap_call *c,
+void plat_kernel_memmap_poison(struct kernel_memmap_call *c,
 			       const unsigned long *pfns, unsigned int nr,
 			       u8 byte);
-/*
- * The most struct pages plat_kernel_memmap_poison() takes one by one: a
- * run's sample. The hosted runner poisons more than that all at once, by
- * streaming stores, which leaves the cache as a fully checked run's.
- */
+/* The most struct pages plat_kernel_memmap_poison() takes by name. */
 #define KERNEL_MEMMAP_POISON_MAX 1024
 /* Stop the runner; the window is gone. Harmless on one not started. */
 void plat_kernel_memmap_stop(struct kernel_memmap_call *c);

@@ -48,9 +48,11 @@
 /* lib/kernel_blob.c reads the site table by these offsets. */
 _Static_assert(sizeof(struct kmemmap_sites) == KERNEL_BLOB_SITES_SIZE &&
 		       KMEMMAP_MAX_SITES == KERNEL_BLOB_MAX_SITES &&
-		       __builtin_offsetof(struct kmemmap_sites, nr) == 8 &&
-		       __builtin_offsetof(struct kmemmap_sites, site) == 16 &&
-		       sizeof(struct kmemmap_site) == 24 &&
+		       __builtin_offsetof(struct kmemmap_sites, nr) ==
+			       KERNEL_BLOB_SITES_NR_OFF &&
+		       __builtin_offsetof(struct kmemmap_sites, site) ==
+			       KERNEL_BLOB_SITES_SITE_OFF &&
+		       sizeof(struct kmemmap_site) == KERNEL_BLOB_SITE_SIZE &&
 		       __builtin_offsetof(struct kmemmap_site, addr) == 0,
 	       "lib/kernel_blob.c's reading of the site table");
 
@@ -129,12 +131,12 @@ static void blob_leave(void)
 }
 
 /*
- * The call ends here, from a hook or the exception handler: back to the
- * jump point its caller set, the reason in kb.stop_why.
+ * The call ends here, from a hook or the exception handler, once it has
+ * left the call (blob_leave()): back to the jump point its caller set, the
+ * reason in kb.stop_why.
  */
 static void __noreturn end_call(void)
 {
-	blob_leave();
 	ntb_longjmp(kb.stopped, 1);
 }
 
@@ -160,6 +162,8 @@ static void stub_reached(const char *name, u64 from)
 
 	if (!kb.in_call)
 		return;
+	/* Out of the call first, as blob_fault(): the naming is the image's. */
+	blob_leave();
 	name_addr(from, at, sizeof(at));
 	ntb_snprintf(kb.stop_why, sizeof(kb.stop_why),
 		     "the kernel's code called %s() (returning to %s), "
@@ -678,11 +682,10 @@ int plat_kernel_memmap_start(struct kernel_memmap_call *c, char *why,
 }
 
 /* The kernel's code writes the window itself, which the caller poisons. */
-bool plat_kernel_memmap_poison(struct kernel_memmap_call *c,
+void plat_kernel_memmap_poison(struct kernel_memmap_call *c,
 			       const unsigned long *pfns, unsigned int nr,
 			       u8 byte)
 {
-	return false;
 }
 
 int plat_kernel_memmap_run(struct kernel_memmap_call *c, u64 *cycles,

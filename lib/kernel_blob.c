@@ -196,14 +196,16 @@ static int check_code_addresses(const struct kernel_blob_header *h, char *why,
 			     "a part the image patches from lies in its bss");
 		return -1;
 	}
-	nr = read_u64(at_link(h, h->sites.addr) + 8);
+	nr = read_u64(at_link(h, h->sites.addr) + KERNEL_BLOB_SITES_NR_OFF);
 	if (nr > KERNEL_BLOB_MAX_SITES) {
 		ntb_snprintf(why, why_len, "its site table holds %llu sites",
 			     nr);
 		return -1;
 	}
 	for (u64 i = 0; i < nr && !bad; i++) {
-		addr = read_u64(at_link(h, h->sites.addr) + 16 + i * 24);
+		addr = read_u64(at_link(h, h->sites.addr) +
+				KERNEL_BLOB_SITES_SITE_OFF +
+				i * KERNEL_BLOB_SITE_SIZE);
 		if (!in_text(h, addr, 5))
 			bad = "a site of the site table";
 	}

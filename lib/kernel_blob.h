@@ -48,7 +48,13 @@
 #define KERNEL_BLOB_MCOUNT_SIZE 8
 #define KERNEL_BLOB_JUMP_ENTRY_SIZE 16
 #define KERNEL_BLOB_MAX_SITES 2048
-#define KERNEL_BLOB_SITES_SIZE (16 + KERNEL_BLOB_MAX_SITES * 24)
+/* in the site table: its count, its first site, a site (address first) */
+#define KERNEL_BLOB_SITES_NR_OFF 8
+#define KERNEL_BLOB_SITES_SITE_OFF 16
+#define KERNEL_BLOB_SITE_SIZE 24
+#define KERNEL_BLOB_SITES_SIZE      \
+	(KERNEL_BLOB_SITES_SITE_OFF + \
+	 KERNEL_BLOB_MAX_SITES * KERNEL_BLOB_SITE_SIZE)
 
 /* The glue's functions (tools/kernel-memmap/glue.h), by link address. */
 enum kernel_blob_entry {

@@ -530,7 +530,7 @@ zone_device_page_init_from_template(const struct memmap *m,
  * one call per struct page, where the copy is code of its own (memcpy()'s
  * moves, memcpy_nt()'s MOVNTI: tmpl_memcpy, tmpl_nt_fixed), and inlined
  * where the copy is a call (__memcpy_flushcache(): tmpl_nt_generic).
- * tools/check-objcode --kernel-object holds the model's choice to the
+ * tools/check-objcode --out-of-line holds the model's choice to the
  * kernel's objects, build by build (docs/model.md, "The model's cost
  * against the kernel's").
  */
@@ -540,7 +540,17 @@ template_copy_out_of_line_v6_12(const enum memmap_copy copy)
 	return copy == MEMMAP_TMPL_MEMCPY || copy == MEMMAP_TMPL_NT_FIXED;
 }
 
-#define DEFINE_TEMPLATE_COPY_V6_12(name, COPY, ...)                        \
+/*
+ * What kernel=6.12 has of the strategy list (model/kernels.h;
+ * memmap_kernel_refuses()): the kernel's slow path and the series'
+ * strategies, by their origin; the project's own are not the series.
+ * V6_12_HAS_<origin>(X, args...) is X(args...) for those, nothing else.
+ */
+#define V6_12_HAS_MEMMAP_KERNEL(X, ...) X(__VA_ARGS__)
+#define V6_12_HAS_MEMMAP_SERIES(X, ...) X(__VA_ARGS__)
+#define V6_12_HAS_MEMMAP_OWN(X, ...)
+
+#define DEFINE_TEMPLATE_COPY_V6_12(name, COPY)                             \
 	static __noinline __maybe_unused void                              \
 		zone_device_page_init_from_template_v6_12_##name(          \
 			struct page *page, struct page *template,          \
@@ -550,21 +560,27 @@ template_copy_out_of_line_v6_12(const enum memmap_copy copy)
 		tmpl_copy_page(MEMMAP_##COPY, LAYOUT_SIZE(PAGE_LAYOUT_64), \
 			       page, template);                            \
 	}
-MEMMAP_STRATEGIES(DEFINE_TEMPLATE_COPY_V6_12)
+#define DEFINE_TEMPLATE_COPY_V6_12_OF(name, COPY, w, v, nt, layouts, origin, \
+				      ...)                                   \
+	V6_12_HAS_##origin(DEFINE_TEMPLATE_COPY_V6_12, name, COPY)
+MEMMAP_STRATEGIES(DEFINE_TEMPLATE_COPY_V6_12_OF)
 
-#define TEMPLATE_COPY_V6_12_CASE(name, COPY, ...)                \
+#define TEMPLATE_COPY_V6_12_CASE(name, COPY)                     \
 	case MEMMAP_##COPY:                                       \
 		zone_device_page_init_from_template_v6_12_##name( \
 			page, template, pfn);                     \
 		break;
+#define TEMPLATE_COPY_V6_12_CASE_OF(name, COPY, w, v, nt, layouts, origin, \
+				    ...)                                   \
+	V6_12_HAS_##origin(TEMPLATE_COPY_V6_12_CASE, name, COPY)
 /* The out-of-line copy of @copy at 6.12: its function, one call. */
 static __always_inline void
 template_copy_call_v6_12(const enum memmap_copy copy, struct page *page,
 			 struct page *template, unsigned long pfn)
 {
 	switch (copy) {
-		MEMMAP_STRATEGIES(TEMPLATE_COPY_V6_12_CASE)
-	case NR_MEMMAP_COPIES:
+		MEMMAP_STRATEGIES(TEMPLATE_COPY_V6_12_CASE_OF)
+	default:
 		break;
 	}
 }
@@ -811,18 +827,15 @@ memmap_init_compound(struct memmap *m, const enum model_kernel k,
 				     zone_idx, nid, pgmap, nr_pages,          \
 				     tail_template);                          \
 	}
-#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_KERNEL(name, COPY)    \
-	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_ONE(name, COPY, false, )      \
+#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12(name, COPY)              \
+	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_ONE(name, COPY, false, )  \
 	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_ONE(name, COPY, true, _checked)
-#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_SERIES \
-	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_KERNEL
-#define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_MEMMAP_OWN(name, COPY)
 #define DEFINE_MEMMAP_INIT_COMPOUND_V6_12_OF(name, COPY, w, v, nt, layouts, \
 					     origin, ...)                   \
-	DEFINE_MEMMAP_INIT_COMPOUND_V6_12_##origin(name, COPY)
+	V6_12_HAS_##origin(DEFINE_MEMMAP_INIT_COMPOUND_V6_12, name, COPY)
 MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_COMPOUND_V6_12_OF)
 
-#define MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_KERNEL(name, COPY)            \
+#define MEMMAP_INIT_COMPOUND_V6_12_CASE(name, COPY)                          \
 	case MEMMAP_##COPY:                                                   \
 		if (checked)                                                  \
 			memmap_init_compound_v6_12_##name##_checked(          \
@@ -834,12 +847,9 @@ MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_COMPOUND_V6_12_OF)
 							  pgmap, nr_pages,    \
 							  tail_template);     \
 		break;
-#define MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_SERIES \
-	MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_KERNEL
-#define MEMMAP_INIT_COMPOUND_V6_12_CASE_MEMMAP_OWN(name, COPY)
-#define MEMMAP_INIT_COMPOUND_V6_12_CASE(name, COPY, w, v, nt, layouts, origin, \
-					...)                                   \
-	MEMMAP_INIT_COMPOUND_V6_12_CASE_##origin(name, COPY)
+#define MEMMAP_INIT_COMPOUND_V6_12_CASE_OF(name, COPY, w, v, nt, layouts, \
+					   origin, ...)                   \
+	V6_12_HAS_##origin(MEMMAP_INIT_COMPOUND_V6_12_CASE, name, COPY)
 
 /* memmap_init_compound() of kernel @k: 6.12's out of line, the base's not. */
 static __always_inline void
@@ -858,7 +868,7 @@ kernel_memmap_init_compound(struct memmap *m, const enum model_kernel k,
 		return;
 	}
 	switch (copy) {
-		MEMMAP_STRATEGIES(MEMMAP_INIT_COMPOUND_V6_12_CASE)
+		MEMMAP_STRATEGIES(MEMMAP_INIT_COMPOUND_V6_12_CASE_OF)
 	default:
 		break;
 	}
@@ -977,33 +987,27 @@ out:
  * calls the slow loop of its layout (defined first: "slow" heads the
  * list).
  */
-#define DEFINE_MEMMAP_INIT(copy, lid)                                         \
-	static __maybe_unused void memmap_init_##copy##_##lid(                \
-		struct memmap *m, unsigned long start_pfn,                    \
-		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
+#define DEFINE_MEMMAP_INIT_FN(fn, slow_fn, k, copy, lid, checked_)           \
+	static __maybe_unused void fn(struct memmap *m,                       \
+				      unsigned long start_pfn,                \
+				      unsigned long nr_pages,                 \
+				      struct dev_pagemap *pgmap)              \
 	{                                                                     \
 		if (copy != MEMMAP_SLOW &&                                    \
 		    !zone_device_page_init_optimization_enabled(m)) {         \
-			memmap_init_MEMMAP_SLOW_##lid(m, start_pfn, nr_pages, \
-						      pgmap);                 \
+			slow_fn(m, start_pfn, nr_pages, pgmap);               \
 			return;                                               \
 		}                                                             \
-		__memmap_init_zone_device(m, MODEL_KERNEL_BASE, lid, copy,    \
-					  false, start_pfn, nr_pages, pgmap); \
-	}                                                                     \
-	static __maybe_unused void memmap_init_##copy##_##lid##_checked(      \
-		struct memmap *m, unsigned long start_pfn,                    \
-		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
-	{                                                                     \
-		if (copy != MEMMAP_SLOW &&                                    \
-		    !zone_device_page_init_optimization_enabled(m)) {         \
-			memmap_init_MEMMAP_SLOW_##lid##_checked(              \
-				m, start_pfn, nr_pages, pgmap);               \
-			return;                                               \
-		}                                                             \
-		__memmap_init_zone_device(m, MODEL_KERNEL_BASE, lid, copy,    \
-					  true, start_pfn, nr_pages, pgmap);  \
+		__memmap_init_zone_device(m, k, lid, copy, checked_,          \
+					  start_pfn, nr_pages, pgmap);        \
 	}
+#define DEFINE_MEMMAP_INIT(copy, lid)                                       \
+	DEFINE_MEMMAP_INIT_FN(memmap_init_##copy##_##lid,                   \
+			      memmap_init_MEMMAP_SLOW_##lid,                \
+			      MODEL_KERNEL_BASE, copy, lid, false)          \
+	DEFINE_MEMMAP_INIT_FN(memmap_init_##copy##_##lid##_checked,         \
+			      memmap_init_MEMMAP_SLOW_##lid##_checked,      \
+			      MODEL_KERNEL_BASE, copy, lid, true)
 
 /*
  * Every (strategy, layout) pair of the list (manifest/strategies.yaml),
@@ -1026,42 +1030,27 @@ MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_LAYOUTS)
  * memmap_init_v6_12_<COPY>_PAGE_LAYOUT_64 (tools/check-objcode holds them
  * to their strategy's claims as it does the base's).
  */
-#define DEFINE_MEMMAP_INIT_V6_12_ONE(copy, checked_, sfx)                   \
-	static void memmap_init_v6_12_##copy##_PAGE_LAYOUT_64##sfx(          \
-		struct memmap *m, unsigned long start_pfn,                    \
-		unsigned long nr_pages, struct dev_pagemap *pgmap)            \
-	{                                                                     \
-		if (copy != MEMMAP_SLOW &&                                    \
-		    !zone_device_page_init_optimization_enabled(m)) {         \
-			memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64##sfx(    \
-				m, start_pfn, nr_pages, pgmap);               \
-			return;                                               \
-		}                                                             \
-		__memmap_init_zone_device(m, MODEL_KERNEL_6_12,               \
-					  PAGE_LAYOUT_64, copy, checked_,     \
-					  start_pfn, nr_pages, pgmap);        \
-	}
-#define DEFINE_MEMMAP_INIT_V6_12(copy)                        \
-	DEFINE_MEMMAP_INIT_V6_12_ONE(copy, false, )            \
-	DEFINE_MEMMAP_INIT_V6_12_ONE(copy, true, _checked)
-/* A 6.12 loop for the kernel's strategy and the series', none for the own. */
-#define DEFINE_MEMMAP_INIT_V6_12_MEMMAP_KERNEL DEFINE_MEMMAP_INIT_V6_12
-#define DEFINE_MEMMAP_INIT_V6_12_MEMMAP_SERIES DEFINE_MEMMAP_INIT_V6_12
-#define DEFINE_MEMMAP_INIT_V6_12_MEMMAP_OWN(copy)
+#define DEFINE_MEMMAP_INIT_V6_12(COPY)                                      \
+	DEFINE_MEMMAP_INIT_FN(                                              \
+		memmap_init_v6_12_MEMMAP_##COPY##_PAGE_LAYOUT_64,           \
+		memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64,               \
+		MODEL_KERNEL_6_12, MEMMAP_##COPY, PAGE_LAYOUT_64, false)    \
+	DEFINE_MEMMAP_INIT_FN(                                              \
+		memmap_init_v6_12_MEMMAP_##COPY##_PAGE_LAYOUT_64_checked,   \
+		memmap_init_v6_12_MEMMAP_SLOW_PAGE_LAYOUT_64_checked,       \
+		MODEL_KERNEL_6_12, MEMMAP_##COPY, PAGE_LAYOUT_64, true)
 #define DEFINE_MEMMAP_INIT_V6_12_OF(name, COPY, w, v, nt, layouts, origin, \
 				    ...)                                   \
-	DEFINE_MEMMAP_INIT_V6_12_##origin(MEMMAP_##COPY)
+	V6_12_HAS_##origin(DEFINE_MEMMAP_INIT_V6_12, COPY)
 MEMMAP_STRATEGIES(DEFINE_MEMMAP_INIT_V6_12_OF)
 
-#define MEMMAP_INIT_V6_12_ENTRY_MEMMAP_KERNEL(copy)              \
-	[copy] = { memmap_init_v6_12_##copy##_PAGE_LAYOUT_64,     \
-		   memmap_init_v6_12_##copy##_PAGE_LAYOUT_64_checked },
-#define MEMMAP_INIT_V6_12_ENTRY_MEMMAP_SERIES \
-	MEMMAP_INIT_V6_12_ENTRY_MEMMAP_KERNEL
-#define MEMMAP_INIT_V6_12_ENTRY_MEMMAP_OWN(copy)
+#define MEMMAP_INIT_V6_12_ENTRY(COPY)                                     \
+	[MEMMAP_##COPY] = {                                                \
+		memmap_init_v6_12_MEMMAP_##COPY##_PAGE_LAYOUT_64,          \
+		memmap_init_v6_12_MEMMAP_##COPY##_PAGE_LAYOUT_64_checked },
 #define MEMMAP_INIT_V6_12_ENTRY_OF(name, COPY, w, v, nt, layouts, origin, \
 				   ...)                                   \
-	MEMMAP_INIT_V6_12_ENTRY_##origin(MEMMAP_##COPY)
+	V6_12_HAS_##origin(MEMMAP_INIT_V6_12_ENTRY, COPY)
 
 /* 6.12's loops by strategy, the 64-byte layout's: NULL for the own. */
 static const memmap_init_fn memmap_init_v6_12_fns[NR_MEMMAP_COPIES][2] = {

@@ -26,7 +26,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,20 +451,17 @@ static void fill_streaming(unsigned char *dst, unsigned char byte, size_t n)
 }
 
 /*
- * The request's poison on the runner's memmap (before the call), or the
- * copy of the same struct pages into the window (@copy_out, after it).
+ * The request's poison on the runner's memmap, before the call: every
+ * struct page by streaming stores (poison_all), or the listed ones, each
+ * checked to lie in the window.
  */
-static int memmap_poison_or_copy(bool copy_out)
+static int memmap_poison(void)
 {
 	size_t size = req->page_size;
 
-	if (req->poison_all || !req->poison_nr) {
-		if (!copy_out && req->poison_all)
-			fill_streaming(memmap_pages,
-				       (unsigned char)req->poison_byte,
-				       req->nr_pfns * size);
-		if (copy_out)
-			memcpy(window_pages, memmap_pages, req->nr_pfns * size);
+	if (req->poison_all) {
+		fill_streaming(memmap_pages, (unsigned char)req->poison_byte,
+			       req->nr_pfns * size);
 		return 0;
 	}
 	if (req->poison_nr > KMEMMAP_POISON_PFNS) {
@@ -475,7 +471,6 @@ static int memmap_poison_or_copy(bool copy_out)
 	}
 	for (unsigned long long i = 0; i < req->poison_nr; i++) {
 		unsigned long long pfn = req->poison_pfns[i];
-		size_t off = (pfn - req->base_pfn) * size;
 
 		if (pfn < req->base_pfn ||
 		    pfn - req->base_pfn >= req->nr_pfns) {
@@ -483,13 +478,29 @@ static int memmap_poison_or_copy(bool copy_out)
 			    pfn);
 			return -1;
 		}
-		if (copy_out)
-			memcpy(window_pages + off, memmap_pages + off, size);
-		else
-			memset(memmap_pages + off,
-			       (unsigned char)req->poison_byte, size);
+		memset(memmap_pages + (pfn - req->base_pfn) * size,
+		       (unsigned char)req->poison_byte, size);
 	}
 	return 0;
+}
+
+/*
+ * After the call: the struct pages poisoned before it into the window
+ * (all of them where all or none were), and the request cleared.
+ */
+static void memmap_copy_out(void)
+{
+	size_t size = req->page_size;
+
+	if (req->poison_all || !req->poison_nr)
+		memcpy(window_pages, memmap_pages, req->nr_pfns * size);
+	for (unsigned long long i = 0; !req->poison_all && i < req->poison_nr;
+	     i++) {
+		size_t off = (req->poison_pfns[i] - req->base_pfn) * size;
+
+		memcpy(window_pages + off, memmap_pages + off, size);
+	}
+	req->poison_all = req->poison_nr = 0;
 }
 
 /*
@@ -502,7 +513,7 @@ static int run_once(unsigned char *bits)
 {
 	unsigned long long t0, t1;
 
-	if (memmap_poison_or_copy(false))
+	if (memmap_poison())
 		return -1;
 	ntb_kmemmap_pageblocks_reset();
 	alarm(KMEMMAP_TIMEOUT_S);
@@ -523,9 +534,7 @@ static int run_once(unsigned char *bits)
 		}
 		bits[i] = v;
 	}
-	if (memmap_poison_or_copy(true))
-		return -1;
-	req->poison_all = req->poison_nr = 0;
+	memmap_copy_out();
 	req->cycles = t1 - t0;
 	req->done++;
 	return 0;
