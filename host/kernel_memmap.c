@@ -24,6 +24,7 @@
 
 #include "include/compiler.h"
 #include "include/platform.h"
+#include "host/platform_linux.h"
 #include "tools/kernel-memmap/request.h"
 
 extern char **environ;
@@ -65,8 +66,8 @@ static const char *shown_path(const char *path)
 }
 
 /*
- * The runner: the file @c->env names (*@named), else @c->runner beside
- * this program. Returns 0, 1 where it is not built (why, with what builds
+ * The runner: the file @c->env names (*@named), else @c->runner, beside
+ * this program where it is a name, as it is where it is a path. Returns 0, 1 where it is not built (why, with what builds
  * it, in @why: a skip), -1 where @c->env names no program.
  */
 static int runner_path(const struct kernel_memmap_call *c, char *path,
@@ -74,23 +75,16 @@ static int runner_path(const struct kernel_memmap_call *c, char *path,
 {
 	const char *env = c->env ? getenv(c->env) : NULL;
 	char exe[PATH_MAX - 64];
-	ssize_t n;
-	char *slash;
 
 	*named = env && *env;
 	if (*named) {
 		snprintf(path, len, "%s", env);
+	} else if (c->runner[0] == '/') {
+		/* where its build put it (a patch file's, kernel_patch=) */
+		snprintf(path, len, "%s", c->runner);
 	} else {
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n < 0) {
-			snprintf(why, wlen, "cannot read /proc/self/exe: %s",
-				 strerror(errno));
+		if (host_exe_dir(exe, sizeof(exe), why, wlen))
 			return -1;
-		}
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = 0;
 		snprintf(path, len, "%s/%s", exe, c->runner);
 	}
 	if (access(path, X_OK)) {

@@ -550,3 +550,20 @@ void host_read_microcode(int cpu, char *buf, size_t size)
 		fclose(f);
 	snprintf(buf, size, "%s", rev);
 }
+
+int host_exe_dir(char *dir, size_t len, char *why, size_t wlen)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+	char *slash;
+
+	if (n < 0) {
+		snprintf(why, wlen, "cannot read /proc/self/exe: %s",
+			 strerror(errno));
+		return -1;
+	}
+	dir[n] = 0;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	return 0;
+}

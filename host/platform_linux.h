@@ -17,4 +17,11 @@ void host_cpus_init(int first_cpu);
  */
 void host_read_microcode(int cpu, char *buf, size_t size);
 
+/*
+ * The directory this program's file lies in (build/host for ntbench), into
+ * @dir: 0, or -1 with why in @why. Its runners and its tree are found
+ * from it.
+ */
+int host_exe_dir(char *dir, size_t len, char *why, size_t wlen);
+
 #endif

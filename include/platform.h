@@ -135,7 +135,9 @@ bool plat_can_catch_faults(void);
 struct kernel_memmap_call {
 	/*
 	 * Which build of the kernel's code: the runner's file beside the
-	 * program, the series file it must be built from (NULL: none) and
+	 * program (or its absolute path: a patch file's build, where
+	 * plat_kernel_patch_build() put it), the series or patch file it
+	 * must be built from (NULL: none) and
 	 * the SHA-256 of its patch files in hex, which the runner must
 	 * report; @env names a variable that may name another runner
 	 * instead (run whatever it was built from), or is NULL.
@@ -218,5 +220,32 @@ void plat_kernel_memmap_poison(struct kernel_memmap_call *c,
 #define KERNEL_MEMMAP_POISON_MAX 1024
 /* Stop the runner; the window is gone. Harmless on one not started. */
 void plat_kernel_memmap_stop(struct kernel_memmap_call *c);
+
+/*
+ * A build of the kernel's code from a patch file named at run time
+ * (kernel_patch=, tests/engines/kernel_patch.h): the hosted runner's
+ * tools/kernel-memmap/patch-runner, in the tree the program was built
+ * from (found from its own path, or NTB_ROOT).
+ */
+struct kernel_patch_build {
+	char runner[512];   /* its runner's path */
+	char sha256[65];    /* the file's SHA-256 in hex, as it reports */
+	/* its objects are the stock ones but for debug information */
+	bool same_objects;
+	char differ[128];   /* else those that differ: "mm_init.o" */
+	/* a skip's or a failure's reason: a line, then the compiler's */
+	char why[1536];
+};
+
+/* Can this run read @path? The reason, naming it, in @why when not. */
+bool plat_file_readable(const char *path, char *why, size_t len);
+
+/*
+ * Build @file's runner, or find it built (said on stderr while it
+ * builds): 0, 1 where it cannot be built here (what to install in
+ * @b->why: a skip), -1 where @file does not apply or does not build, or
+ * the build failed (why in @b->why).
+ */
+int plat_kernel_patch_build(const char *file, struct kernel_patch_build *b);
 
 #endif

@@ -391,7 +391,7 @@ struct ntb_option *options_find(const char *key, size_t len)
 }
 
 /* Room for every option's variable and its set flag. */
-#define STASH_BYTES 2048
+#define STASH_BYTES 4096
 static u8 stash[STASH_BYTES];
 static bool stashed;
 

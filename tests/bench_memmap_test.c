@@ -633,7 +633,7 @@ static bool strategy_selected(const char *name)
 static const char *bench_memmap_strategy_name(unsigned int i)
 {
 	if (i >= memmap_nr_strategies)
-		return i - memmap_nr_strategies < KERNEL_MEMMAP_NR_BUILDS
+		return i - memmap_nr_strategies < kernel_memmap_nr_builds()
 			       ? kernel_memmap_builds[i - memmap_nr_strategies]
 					 .name
 			       : NULL;
@@ -648,16 +648,58 @@ static const char *bench_memmap_strategy_name(unsigned int i)
 static char kernel_skip[340], kernel_refused[240];
 
 /*
- * Build @b is in the run: named, or the kernel as Debian ships it (and
- * its twin with plain returns) with the model at 6.12 and no strategy=
- * (the comparison is what kernel=6.12 is for).
+ * Build @b is in the run: a patch file's (kernel_patch= names it), named,
+ * or the kernel as Debian ships it (and its twin with plain returns) with
+ * the model at 6.12 and no strategy= (the comparison is what kernel=6.12
+ * is for).
  */
 static bool kernel_selected(const struct kernel_memmap_build *b)
 {
+	if (b->patch)
+		return true;
 	return strategy_selected(b->name) &&
 	       (opt_strategy[0] ||
 		(opt_kernel == MODEL_KERNEL_6_12 &&
 		 kernel_memmap_is_stock(kernel_memmap_object_of(b))));
+}
+
+/*
+ * Build @b from a patch file built: true; else it failed (the case fails
+ * naming the file, patch's or the compiler's words, once a run) or is
+ * skipped (the reason kept for the suite's end), and it is not run.
+ */
+static bool patch_built(struct kunit *test, const struct kernel_memmap_build *b,
+			const char *config)
+{
+	static bool said[KERNEL_PATCH_MAX];
+	const struct kernel_patch *p = b->patch;
+	unsigned int i = b - kernel_memmap_builds - KERNEL_MEMMAP_NR_BUILDS;
+	const char *nl = strchr(p->build.why, '\n');
+
+	if (p->status == 0)
+		return true;
+	if (p->status > 0) {
+		kunit_info(test, "%s %s skipped: %s", b->name, config,
+			   p->build.why);
+		ntb_snprintf(kernel_skip, sizeof(kernel_skip), "%s: %s",
+			     b->name, p->build.why);
+		return false;
+	}
+	if (said[i])
+		return false;
+	said[i] = true;
+	/* the compiler's lines after the first, each a line of its own */
+	for (const char *l = nl; l && l[1]; l = strchr(l + 1, '\n')) {
+		const char *end = strchr(l + 1, '\n');
+
+		kunit_diag("# %s: %.*s\n", b->name,
+			   end ? (int)(end - l - 1) : (int)strlen(l + 1),
+			   l + 1);
+	}
+	kunit_fail_at(test, __FILE__, __LINE__, "%s: %.*s", b->name,
+		      nl ? (int)(nl - p->build.why) : (int)strlen(p->build.why),
+		      p->build.why);
+	return false;
 }
 
 /*
@@ -678,10 +720,13 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 	char why[300];
 	int r;
 
-	for (unsigned int i = 0; i < KERNEL_MEMMAP_NR_BUILDS; i++) {
+	for (unsigned int i = 0; i < kernel_memmap_nr_builds(); i++) {
 		const struct kernel_memmap_build *b = &kernel_memmap_builds[i];
 
 		if (!kernel_selected(b))
+			continue;
+		/* a patch file that did not build: failed once, not run */
+		if (b->patch && !patch_built(test, b, config))
 			continue;
 		/* a twin of plain returns where the run sets them all */
 		if (b->plain_returns &&
@@ -890,7 +935,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	static struct verdict_samples vs[BENCH_MAX_ENTRIES];
 	static u64 warm[BENCH_MAX_ENTRIES][BENCH_MAX_RUNS];
 	/* the kernel's builds, and the bytes all of them must write */
-	static struct kernel_memmap kernels[KERNEL_MEMMAP_NR_BUILDS];
+	static struct kernel_memmap kernels[KERNEL_MEMMAP_MAX_BUILDS];
 	static struct kernel_memmap_ref kref;
 	unsigned int n_kernels;
 	struct verdict_config where_judged;
@@ -1105,7 +1150,7 @@ static unsigned int bench_one_config(struct kunit *test,
 	if (nv)
 		verdict_publish(&where_judged, vs, nv);
 out:
-	for (unsigned int i = 0; i < KERNEL_MEMMAP_NR_BUILDS; i++)
+	for (unsigned int i = 0; i < KERNEL_MEMMAP_MAX_BUILDS; i++)
 		kernel_memmap_stop(&kernels[i]);
 	kernel_memmap_ref_free(&kref);
 	memmap_destroy(&m);
@@ -1131,6 +1176,9 @@ static void bench_memmap_all(struct kunit *test)
 		return;
 	memmap_in_name = in_pmem ? "pmem" : "dram";
 	kernel_skip[0] = kernel_refused[0] = 0;
+	/* kernel_patch='s builds, before the first round (found kept here
+	 * where the run's parent built them before its workers) */
+	kernel_patch_build_all();
 	init_template();
 	bench_summary_reset();
 	kunit_info(test,

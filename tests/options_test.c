@@ -145,6 +145,19 @@ static const struct bad_case bad_cases[] = {
 	{ "watchdog=soon", "off or seconds" },
 	{ "watchdog=0", "off or seconds" },
 	{ "smp.extra_apic_ids=x", "APIC IDs" },
+#ifdef NTB_HOSTED
+	/* a file that cannot be read stops the run before anything runs */
+	{ "kernel_patch=/nonexistent/v5.patch",
+	  "/nonexistent/v5.patch cannot be read" },
+	{ "kernel_patch=", "'' names no file" },
+	{ "kernel_patch=/etc/passwd,", "'' names no file" },
+	{ "kernel_patch=/etc/.patch", "'/etc/.patch' has no name before" },
+	/* two files, one contender's name */
+	{ "kernel_patch=/etc/passwd,/etc/./passwd",
+	  "/etc/passwd and /etc/./passwd are both kp_passwd" },
+#else
+	{ "kernel_patch=v5.patch", "kernel_patch= runs in the hosted runner" },
+#endif
 	/* Whole keys only, never a prefix either way. */
 	{ "suit=tsc", "unknown key 'suit'" },
 	{ "suites=tsc", "unknown key 'suites'" },
@@ -231,7 +244,7 @@ static void options_registry(struct kunit *test)
 		"runs_id",  "watchdog",	 "smp.extra_apic_ids", "list",
 		"map",	    "memmap_in", "memmap_smp.rounds", "memmap_smp.pfns",
 		"memmap_smp.check", "memmap_smp.place", "memmap_smp.noise",
-		"kernel",
+		"kernel", "kernel_patch",
 #ifdef NTB_HOSTED
 		/* The hosted runner's worker processes; the image is one boot. */
 		"processes",

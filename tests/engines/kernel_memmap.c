@@ -20,8 +20,29 @@
 	 .patches_sha256 = sha,                     \
 	 .plain_returns = plain},
 
-const struct kernel_memmap_build kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS] =
-	{KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_BUILD)};
+struct kernel_memmap_build kernel_memmap_builds[KERNEL_MEMMAP_MAX_BUILDS] = {
+	KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_BUILD)};
+
+unsigned int kernel_memmap_nr_builds(void)
+{
+	struct kernel_patch_list *l = kernel_patches();
+
+	for (unsigned int i = 0; i < l->n; i++) {
+		struct kernel_patch *p = &l->v[i];
+
+		kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS + i] =
+			(struct kernel_memmap_build){
+				.name = p->name,
+				.runner = p->build.runner,
+				/* Debian's 6.12, as the stock kernel */
+				.layouts = kernel_memmap_builds[0].layouts,
+				.patches = p->file,
+				.patches_sha256 = p->build.sha256,
+				.patch = p,
+			};
+	}
+	return KERNEL_MEMMAP_NR_BUILDS + l->n;
+}
 
 bool kernel_memmap_refuses(const struct kernel_memmap_build *b,
 			   const struct page_layout *l, char *why, size_t len)
@@ -79,8 +100,43 @@ void kernel_memmap_ref_free(struct kernel_memmap_ref *ref)
 	ref->made = false;
 }
 
+/*
+ * A build from a patch file: its object line names the file and the
+ * first 16 hex of its SHA-256 where the manifest's builds give the
+ * SHA-256 of their series' files, and one line says whether its objects
+ * are the stock ones (an A/A run of the kernel's code) or which differ.
+ */
+static void patch_object_said(const struct kernel_memmap_build *b,
+			      const char *object)
+{
+	const struct kernel_patch *p = b->patch;
+	const char *sha = strstr(object, " patches_sha256=");
+	const char *rest = sha ? strchr(sha + 1, ' ') : NULL;
+
+	if (sha && rest)
+		kunit_diag("# kernel-object strategy=%s %.*s file=%s "
+			   "sha256=%.16s%s\n",
+			   b->name, (int)(sha - object), object, p->file,
+			   p->build.sha256, rest);
+	else
+		kunit_diag("# kernel-object strategy=%s %s file=%s "
+			   "sha256=%.16s\n",
+			   b->name, object, p->file, p->build.sha256);
+	if (p->build.same_objects)
+		kunit_diag("# kernel-patch strategy=%s file=%s sha256=%.16s "
+			   "objects=same: its objects are the stock kernel's "
+			   "(debug information aside): an A/A run of the "
+			   "kernel's code\n",
+			   b->name, p->file, p->build.sha256);
+	else
+		kunit_diag("# kernel-patch strategy=%s file=%s sha256=%.16s "
+			   "objects=differ differ=%s\n",
+			   b->name, p->file, p->build.sha256,
+			   p->build.differ);
+}
+
 /* "# kernel-object" said for each build: once a process */
-static bool object_said[KERNEL_MEMMAP_NR_BUILDS];
+static bool object_said[KERNEL_MEMMAP_MAX_BUILDS];
 
 int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 			const struct kernel_memmap_build *b,
@@ -143,8 +199,11 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 	}
 	/* what runs, once: the same object and patching for every start */
 	if (!object_said[b - kernel_memmap_builds]) {
-		kunit_diag("# kernel-object strategy=%s %s\n", b->name,
-			   k->call.object);
+		if (b->patch)
+			patch_object_said(b, k->call.object);
+		else
+			kunit_diag("# kernel-object strategy=%s %s\n", b->name,
+				   k->call.object);
 		object_said[b - kernel_memmap_builds] = true;
 	}
 	k->started = true;

@@ -18,6 +18,7 @@
 #include "lib/kunit.h"
 #include "model/memmap.h"
 #include "kernel_memmap_list.h"
+#include "tests/engines/kernel_patch.h"
 
 /* One build of the kernel's code (build/gen/kernel_memmap_list.h). */
 struct kernel_memmap_build {
@@ -40,6 +41,12 @@ struct kernel_memmap_build {
 	 * over this one ("# mitigation").
 	 */
 	bool plain_returns;
+	/*
+	 * A build from a patch file named at run time (kernel_patch=,
+	 * kp_<stem>: kernel_patch.h), in no manifest: its runner where the
+	 * build put it, no model and no twin. NULL for the manifest's.
+	 */
+	struct kernel_patch *patch;
 };
 
 /*
@@ -48,10 +55,17 @@ struct kernel_memmap_build {
  */
 #define KERNEL_MEMMAP_ONE(...) +1
 enum {
-	KERNEL_MEMMAP_NR_BUILDS = 0 KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_ONE)
+	KERNEL_MEMMAP_NR_BUILDS = 0 KERNEL_MEMMAP_STRATEGIES(KERNEL_MEMMAP_ONE),
+	/* and after them, one for each file of kernel_patch= */
+	KERNEL_MEMMAP_MAX_BUILDS = KERNEL_MEMMAP_NR_BUILDS + KERNEL_PATCH_MAX,
 };
-extern const struct kernel_memmap_build
-	kernel_memmap_builds[KERNEL_MEMMAP_NR_BUILDS];
+extern struct kernel_memmap_build kernel_memmap_builds[KERNEL_MEMMAP_MAX_BUILDS];
+
+/*
+ * The builds of this run: the manifest's, then kernel_patch='s files
+ * (their runners filled in once kernel_patch_build_all() built them).
+ */
+unsigned int kernel_memmap_nr_builds(void);
 
 /*
  * Build @b is the kernel as Debian ships it: the one whose runner
@@ -76,6 +90,7 @@ kernel_memmap_plain_twin(const struct kernel_memmap_build *b)
 {
 	const struct kernel_memmap_build *next = b + 1;
 
+	/* (the manifest's: a build from a patch file has none) */
 	return next < kernel_memmap_builds + KERNEL_MEMMAP_NR_BUILDS &&
 			       next->plain_returns
 		       ? next

@@ -8,7 +8,11 @@ summary line, what ran as the kernel's own code ("# kernel-object"
 lines, the first of each build), and the litmus and memmap_smp
 observations matched to their cases. The hosted runner's "# process k/P"
 lines (which process ran with which seed, and a failed worker's last
-lines after that prefix) are diagnostics and not read.
+lines after that prefix) are diagnostics and not read, nor are the
+"# kernel-memmap:" and "# kernel-patch" lines (a build's check against
+the model, a kernel_patch= file's build: its "# kernel-object" line
+names the file too). No line is held to the manifest's names: a
+contender built from a kernel_patch= file (kp_<stem>) is in none.
 """
 import re
 import sys
@@ -33,7 +37,9 @@ MODEL_OVER_KERNEL_PREFIX = "# model_over_kernel "
 MITIGATION_PREFIX = "# mitigation "
 # What runs as a build of the kernel's code (strategy=): its object, its
 # patching and which return thunk its return sites go through; each
-# process prints the same line, once a build.
+# process prints the same line, once a build. A build from a
+# kernel_patch= file (kp_<stem>) says file= and sha256= where one of
+# the manifest's kernels: says patches_sha256=.
 KERNEL_OBJECT_PREFIX = "# kernel-object "
 # What each is kept as on a Log: the lines about the machine's states,
 # and all of a log's own lines of results besides its verdicts.

@@ -51,6 +51,7 @@ def mitigations(log):
     kernel=, None where the run named none), for the fleet to store."""
     out = []
     for config, named in sorted(contenders(log).items()):
+        # (a build from a kernel_patch= file, kp_<stem>, has no twin)
         for base, twin in manifest.plain_return_pairs():
             pair = lines_of(named, base, twin)
             if not pair:

@@ -31,6 +31,9 @@ from reportlib.verdicts import (
 KERNEL = manifest.kernels()[0]["name"]
 # (kernel code, the model's strategy set against it), in the manifest's
 # order, as the C run pairs them: each build and its plain-returns twin.
+# A build from a kernel_patch= file (kp_<stem>) is the kernel's code too
+# but in no manifest, with no model: of its own: ntbench prints no line
+# of it, and a row here would have --check-verdicts ask for one.
 PAIRS = manifest.model_pairs()
 # Within this band the model's cost is taken as the kernel's.
 BAND = (0.97, 1.03)

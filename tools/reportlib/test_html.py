@@ -9,7 +9,13 @@ import shutil
 import tempfile
 import unittest
 
-from reportlib.html import inline_svg, problems, render_markdown, write_page
+from reportlib.html import (
+    ab_comparison,
+    inline_svg,
+    problems,
+    render_markdown,
+    write_page,
+)
 from reportlib.logs import parse_log
 from reportlib.synth import ZEN5, ZEN5_MEMMAP, ZEN5_NOCACHE, synth_log
 from reportlib.tables import markdown_report
@@ -79,6 +85,33 @@ class Charts(unittest.TestCase):
         self.assertIn('id="c2-gnuplot_plot_1"', two)
         ids = re.findall(r"id=['\"]([^'\"]+)", one + two)
         self.assertEqual(len(ids), len(set(ids)))
+
+
+class PatchContender(unittest.TestCase):
+    """A build of the kernel's code from a kernel_patch= file (kp_<stem>,
+    in no manifest) on an A/B page: compared, A against B, and in each
+    run's tables, as the manifest's builds are."""
+
+    def test_on_the_ab_page(self):
+        memmap = [("slow", 64, "fsdax", 100e6), ("kernel", 64, "fsdax", 130e6),
+                  ("kp_comment", 64, "fsdax", 120e6)]
+        logs_a = [parse_log(synth_log(1, ZEN5, memmap, n=10, processes=6),
+                            "a.log", "A")]
+        logs_b = [parse_log(synth_log(2, ZEN5, memmap, n=10, processes=6),
+                            "b.log", "B")]
+        with tempfile.TemporaryDirectory() as tmp:
+            logs = logs_a + logs_b
+            path = write_page(tmp, logs, markdown_report(logs),
+                              ab_comparison(logs_a, logs_b))
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        ab = text[text.index('<section id="comparison">'):
+                  text.index('<section id="report">')]
+        self.assertIn("strategy=kp_comment", ab)
+        self.assertIn("strategy=kernel", ab)
+        report = text[text.index('<section id="report">'):]
+        self.assertEqual(report.count(">kp_comment</td>"), 2,
+                         "a row a run")
 
 
 @unittest.skipUnless(shutil.which("gnuplot"), "no gnuplot")

@@ -5,7 +5,8 @@ its twin with plain returns, with its interval or the reason it has
 none; the thunk read from the build's "# kernel-object" line;
 --check-verdicts against the log's own "# mitigation" lines; the
 model's rows against each kernel code (reportlib.model_over_kernel);
-the report's section and --json; and the fleet's table of them, by CPU
+the report's section and --json; a build from a kernel_patch= file
+(kp_*) beside them, in no pair; and the fleet's table of them, by CPU
 model and microcode. tools/report --selftest runs them."""
 import json
 import os
@@ -271,6 +272,75 @@ class ModelOverEachKernelCode(unittest.TestCase):
         old = with_lines([mok_line(r, kernel_code=False)],
                          memmap=THUNKED[:2], objects=[])
         self.assertEqual(check_model_over_kernel(old), [])
+
+
+# A build of the kernel's code from a kernel_patch= file (kp_<stem>, in
+# no manifest) beside the manifest's builds: its lines as ntbench prints
+# them, a kernel-object line with the file's name and SHA-256 where a
+# manifest build has patches_sha256=, and no model_over_kernel or
+# mitigation line (it has no model: and no twin).
+PATCHED = THUNKED + [("kp_comment", 64, "fsdax", 120e6)]
+PATCH_OBJECTS = OBJECTS + [
+    "    # kernel-object strategy=kp_comment mm_init.o 6.12.118 patches=1 "
+    "file=comment.patch sha256=0123456789abcdef fentry=3 return_sites=168 "
+    f"alternatives=12 jump_labels=3 static_calls=0 return_thunk={THUNK} "
+    f'return_thunk_from="{THUNK_FROM}"',
+    "    # kernel-patch strategy=kp_comment file=comment.patch "
+    "sha256=0123456789abcdef objects=differ differ=mm_init.o",
+    "    # kernel-memmap: suite=bench_memmap_init strategy=kp_comment "
+    "page_size=64 mode=fsdax map=dev kernel=6.12 pfns=8388608 "
+    "pageblocks=16384 identical=1 model=slow model_kernel=6.12 timed=yes "
+    "runs=3",
+]
+
+
+class PatchContender(unittest.TestCase):
+    """A kp_* contender counts as the kernel's code, and no name list
+    turns it away: its kernel-object line is read, its row is in the
+    table and --json; it is in no pair (no row of the model's cost or
+    of a thunk's), so --check-verdicts holds the log's lines as they
+    are, and passes."""
+
+    def setUp(self):
+        self.bare = with_lines([], memmap=PATCHED, objects=PATCH_OBJECTS)
+        self.mit = mitigations(self.bare)
+        self.mok = model_over_kernel(self.bare)
+        self.log = with_lines([own_line(r) for r in self.mit]
+                              + [mok_line(m) for m in self.mok],
+                              memmap=PATCHED, objects=PATCH_OBJECTS)
+
+    def test_read_and_shown(self):
+        self.assertEqual(self.log.warnings, [])
+        self.assertEqual([m["strategy"] for m in self.log.metrics],
+                         ["slow", "kernel", "kernel_ret", "kp_comment"])
+        obj = self.log.kernel_objects["kp_comment"]
+        self.assertEqual((obj["file"], obj["sha256"], obj["return_thunk"]),
+                         ("comment.patch", "0123456789abcdef", THUNK))
+        self.assertRegex(markdown_report([self.log]),
+                         r"(?m)^\| kp_comment +\| 1[12]\d\.\d\d ms \|")
+        (item,) = json.loads(json_report([self.log]))
+        self.assertIn("kp_comment", [m["strategy"] for m in item["metrics"]])
+
+    def test_in_no_pair(self):
+        self.assertEqual([r["kernel_code"] for r in self.mok],
+                         ["kernel", "kernel_ret"])
+        self.assertEqual([r["kernel_code"] for r in self.mit], ["kernel"])
+        self.assertEqual(problems(self.log), [])
+
+    def test_check_verdicts_through_the_command(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "kp.log")
+            with open(path, "w") as f:
+                f.write(synth_log(7, ZEN5, PATCHED).replace(
+                    "ntboot: 2 passed", "\n".join(
+                        PATCH_OBJECTS + [own_line(r) for r in self.mit]
+                        + [mok_line(m) for m in self.mok])
+                    + "\nntboot: 2 passed"))
+            res = subprocess.run([REPORT, "--check-verdicts", path],
+                                 capture_output=True, text=True,
+                                 check=False)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertIn("1 mitigation lines agree", res.stdout)
 
 
 class Fleet(unittest.TestCase):

@@ -250,15 +250,17 @@ class Markdown(unittest.TestCase):
 
 class KernelContenders(unittest.TestCase):
     """Every build of the kernel's code (manifest/strategies.yaml's
-    kernels:) is a contender like the model's strategies: the markdown
-    table, --json and the HTML page list each, the series' beside the
-    stock kernel's."""
+    kernels:, and one from a kernel_patch= file, kp_<stem>, in no
+    manifest) is a contender like the model's strategies: the markdown
+    table, --json and the HTML page list each, the series' and the
+    patch file's beside the stock kernel's."""
 
     @classmethod
     def setUpClass(cls):
         text = synth_log(11, ZEN5, [("slow", 64, "fsdax", 40e6),
                                     ("kernel", 64, "fsdax", 42e6),
-                                    ("kernel_series", 64, "fsdax", 17e6)])
+                                    ("kernel_series", 64, "fsdax", 17e6),
+                                    ("kp_v6_0008_mm", 64, "fsdax", 23e6)])
         cls.log = parse_log(text, "kernels.log", "K")
         cls.md = markdown_report([cls.log])
 
@@ -268,14 +270,21 @@ class KernelContenders(unittest.TestCase):
         self.assertRegex(self.md,
                          r"(?m)^\| kernel_series +\| 1\d\.\d\d ms \|.*"
                          r"\| +2\.\d\dx \|")
+        # a build from a patch file: no manifest names it, none drops it
+        self.assertRegex(self.md,
+                         r"(?m)^\| kp_v6_0008_mm +\| 2\d\.\d\d ms \|.*"
+                         r"\| +1\.\d\dx \|")
+        self.assertEqual(self.log.warnings, [])
 
     def test_json_and_the_page_list_each(self):
         data = json.loads(json_report([self.log]))
         names = {m["strategy"] for m in data[0]["metrics"]}
-        self.assertTrue({"slow", "kernel", "kernel_series"} <= names, names)
+        self.assertTrue({"slow", "kernel", "kernel_series",
+                         "kp_v6_0008_mm"} <= names, names)
         page = render_markdown(self.md)
         self.assertIn("kernel_series", page)
         self.assertIn(">kernel<", page.replace(" ", ""))
+        self.assertIn(">kp_v6_0008_mm<", page.replace(" ", ""))
 
 
 class MachineOutput(unittest.TestCase):
