@@ -29,16 +29,22 @@ extern char **environ;
 bool plat_file_readable(const char *path, char *why, size_t len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0) {
+	/* a FIFO's open would wait for a writer: a file, first */
+	if (stat(path, &st)) {
 		snprintf(why, len, "%s cannot be read: %s", path,
 			 strerror(errno));
 		return false;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
 		snprintf(why, len, "%s is not a file", path);
-		close(fd);
+		return false;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(why, len, "%s cannot be read: %s", path,
+			 strerror(errno));
 		return false;
 	}
 	close(fd);
@@ -84,7 +90,7 @@ static bool answer_line(const char *text, const char *key, char *out,
 {
 	size_t kl = strlen(key);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l += !!l) {
+	for (const char *l = text; *l;) {
 		const char *end = strchrnul(l, '\n');
 
 		if (!strncmp(l, key, kl) && l[kl] == ' ') {
@@ -92,6 +98,7 @@ static bool answer_line(const char *text, const char *key, char *out,
 				 l + kl + 1);
 			return true;
 		}
+		l = *end ? end + 1 : end;
 	}
 	return false;
 }

@@ -271,6 +271,8 @@ static bool suite_strategies_selected(const struct kunit_suite *s, char *reason,
 
 	if (!s->strategy_name || !opt_strategy[0])
 		return true;
+	if (s->strategies_always && s->strategies_always())
+		return true;
 	for (unsigned int i = 0; (name = s->strategy_name(i)); i++)
 		if (glob_list_match(opt_strategy, name))
 			return true;

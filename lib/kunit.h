@@ -87,6 +87,12 @@ struct kunit_suite {
 	 */
 	const char *(*strategy_name)(unsigned int i);
 	/*
+	 * Optional: how many of those names run whatever strategy= says
+	 * (bench_memmap_init's kernel_patch= contenders): with any, the
+	 * suite is not skipped for a strategy= that names none of them.
+	 */
+	unsigned int (*strategies_always)(void);
+	/*
 	 * CPU features (1 << enum x86_feature) the suite's own code executes
 	 * unconditionally: without one the suite is skipped, naming it.
 	 */

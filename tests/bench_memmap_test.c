@@ -640,6 +640,12 @@ static const char *bench_memmap_strategy_name(unsigned int i)
 	return memmap_strategy_name_at(i);
 }
 
+/* kernel_patch='s contenders: they run whatever strategy= says. */
+static unsigned int bench_memmap_patches(void)
+{
+	return kernel_patches()->n;
+}
+
 /*
  * Why a kernel contender did not run here: what to install or build (a
  * skip), or what the options asked that it cannot do (a failure when
@@ -676,9 +682,9 @@ static bool patch_built(struct kunit *test, const struct kernel_memmap_build *b,
 	unsigned int i = b - kernel_memmap_builds - KERNEL_MEMMAP_NR_BUILDS;
 	const char *nl = strchr(p->build.why, '\n');
 
-	if (p->status == 0)
+	if (p->built && p->status == 0)
 		return true;
-	if (p->status > 0) {
+	if (p->built && p->status > 0) {
 		kunit_info(test, "%s %s skipped: %s", b->name, config,
 			   p->build.why);
 		ntb_snprintf(kernel_skip, sizeof(kernel_skip), "%s: %s",
@@ -725,6 +731,9 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 
 		if (!kernel_selected(b))
 			continue;
+		/* the tests' inner runs judge the model's strategies alone */
+		if (b->patch && test->quiet)
+			continue;
 		/* a patch file that did not build: failed once, not run */
 		if (b->patch && !patch_built(test, b, config))
 			continue;
@@ -753,6 +762,15 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 				   why);
 			ntb_snprintf(kernel_refused, sizeof(kernel_refused),
 				     "%s: %s", b->name, why);
+			continue;
+		}
+		if (*n == BENCH_MAX_ENTRIES && b->patch) {
+			/* every file is a contender: one left out fails */
+			kunit_fail_at(test, __FILE__, __LINE__,
+				      "%s %s: no room: more than %u contenders "
+				      "(strategy= leaves some of the others "
+				      "out)",
+				      b->name, config, BENCH_MAX_ENTRIES);
 			continue;
 		}
 		if (*n == BENCH_MAX_ENTRIES) {
@@ -1344,4 +1362,5 @@ KUNIT_SUITE_DEFINE(bench_limit_suite, "bench_limit", bench_limit_cases,
 KUNIT_SUITE_DEFINE(bench_memmap_suite, "bench_memmap_init", bench_memmap_cases,
 		   .suite_init = bench_init,
 		   .strategy_name = bench_memmap_strategy_name,
+		   .strategies_always = bench_memmap_patches,
 		   .flags = KUNIT_SUITE_TIMED);

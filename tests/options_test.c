@@ -152,6 +152,7 @@ static const struct bad_case bad_cases[] = {
 	{ "kernel_patch=", "'' names no file" },
 	{ "kernel_patch=/etc/passwd,", "'' names no file" },
 	{ "kernel_patch=/etc/.patch", "'/etc/.patch' has no name before" },
+	{ "kernel_patch=/etc/pass\"wd", "a blank or a quote" },
 	/* two files, one contender's name */
 	{ "kernel_patch=/etc/passwd,/etc/./passwd",
 	  "/etc/passwd and /etc/./passwd are both kp_passwd" },

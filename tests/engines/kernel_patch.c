@@ -87,10 +87,11 @@ static const char *manifest_contender(const char *name)
 
 /*
  * @len bytes of @v, the option's value, as the list of its files into
- * @l: 0, or -1 with why (the file that is refused, and why).
+ * @l, each checked readable where @check_files: 0, or -1 with why (the
+ * file that is refused, and why).
  */
 static int patch_list(const char *v, size_t len, struct kernel_patch_list *l,
-		      char *why, size_t whylen)
+		      bool check_files, char *why, size_t whylen)
 {
 	size_t start = 0;
 	const char *what;
@@ -119,7 +120,16 @@ static int patch_list(const char *v, size_t len, struct kernel_patch_list *l,
 			return -1;
 		memcpy(p->file, v + start, end - start);
 		p->file[end - start] = 0;
-		if (!plat_file_readable(p->file, why, whylen))
+		/* file= of the run's lines is one word */
+		for (const char *c = p->file; *c; c++)
+			if (*c == ' ' || *c == '"' || *c == '\t') {
+				ntb_snprintf(why, whylen,
+					     "'%s': a blank or a quote in a file "
+					     "name breaks the lines that name it",
+					     p->file);
+				return -1;
+			}
+		if (check_files && !plat_file_readable(p->file, why, whylen))
 			return -1;
 		for (unsigned int i = 0; i < l->n; i++)
 			if (!strcmp(l->v[i].name, p->name)) {
@@ -174,7 +184,7 @@ static int parse_kernel_patch(void *var, const char *v, size_t len, char *why,
 			     sizeof(t->s) - 1);
 		return -1;
 	}
-	if (patch_list(v, len, &l, why, whylen))
+	if (patch_list(v, len, &l, true, why, whylen))
 		return -1;
 	memcpy(t->s, v, len);
 	t->s[len] = 0;
@@ -202,10 +212,12 @@ struct kernel_patch_list *kernel_patches(void)
 
 	if (strcmp(from, opt_kernel_patch.s)) {
 		memcpy(from, opt_kernel_patch.s, sizeof(from));
-		/* parsed once already: a file gone since is failed by name
-		 * later */
-		if (patch_list(from, strlen(from), &l, why, sizeof(why)))
-			l.n = 0;
+		/*
+		 * as parsed, but for the files: one gone since fails its
+		 * build by name (plat_kernel_patch_build())
+		 */
+		if (patch_list(from, strlen(from), &l, false, why, sizeof(why)))
+			l.n = 0; /* parsed once already: not reached */
 	}
 	return &l;
 }
