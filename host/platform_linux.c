@@ -23,6 +23,7 @@
 #include "arch/x86/tsc.h"
 #include "lib/report_count.h"
 #include "lib/timing.h"
+#include "host/huge_map.h"
 #include "host/platform_linux.h"
 
 static u64 host_tsc_khz;
@@ -162,30 +163,8 @@ void *plat_alloc_aligned(size_t size, size_t align)
 	if (size == 0)
 		size = 1;
 	/* Large buffers: anonymous mappings, with transparent huge pages. */
-	if (size >= (2u << 20) && align <= (2u << 20)) {
-		size_t len = (size + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
-
-		size_t huge = 2u << 20;
-		uintptr_t start, aligned;
-
-		/*
-		 * mmap() aligns only to pages (before Linux 6.7): map 2 MiB
-		 * more and trim, so the buffer can sit on huge pages and the
-		 * caller gets the alignment it asked for.
-		 */
-		p = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED)
-			return NULL;
-		start = (uintptr_t)p;
-		aligned = (start + huge - 1) & ~(uintptr_t)(huge - 1);
-		if (aligned > start)
-			munmap(p, aligned - start);
-		munmap((void *)(aligned + len), start + huge - aligned);
-		p = (void *)aligned;
-		madvise(p, len, MADV_HUGEPAGE);
-		return p;
-	}
+	if (size >= HUGE_MAP_ALIGN && align <= HUGE_MAP_ALIGN)
+		return huge_map(size);
 	if (align < sizeof(void *))
 		align = sizeof(void *);
 	if (posix_memalign(&p, align, size))
@@ -199,10 +178,8 @@ void plat_free(void *p, size_t size)
 		return;
 	if (size == 0)
 		size = 1;
-	if (size >= (2u << 20)) {
-		size_t len = (size + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
-
-		munmap(p, len);
+	if (size >= HUGE_MAP_ALIGN) {
+		munmap(p, huge_map_len(size));
 		return;
 	}
 	free(p);

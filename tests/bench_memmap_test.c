@@ -670,45 +670,6 @@ static bool kernel_selected(const struct kernel_memmap_build *b)
 }
 
 /*
- * Build @b from a patch file built: true; else it failed (the case fails
- * naming the file, patch's or the compiler's words, once a run) or is
- * skipped (the reason kept for the suite's end), and it is not run.
- */
-static bool patch_built(struct kunit *test, const struct kernel_memmap_build *b,
-			const char *config)
-{
-	static bool said[KERNEL_PATCH_MAX];
-	const struct kernel_patch *p = b->patch;
-	unsigned int i = b - kernel_memmap_builds - KERNEL_MEMMAP_NR_BUILDS;
-	const char *nl = strchr(p->build.why, '\n');
-
-	if (p->built && p->status == 0)
-		return true;
-	if (p->built && p->status > 0) {
-		kunit_info(test, "%s %s skipped: %s", b->name, config,
-			   p->build.why);
-		ntb_snprintf(kernel_skip, sizeof(kernel_skip), "%s: %s",
-			     b->name, p->build.why);
-		return false;
-	}
-	if (said[i])
-		return false;
-	said[i] = true;
-	/* the compiler's lines after the first, each a line of its own */
-	for (const char *l = nl; l && l[1]; l = strchr(l + 1, '\n')) {
-		const char *end = strchr(l + 1, '\n');
-
-		kunit_diag("# %s: %.*s\n", b->name,
-			   end ? (int)(end - l - 1) : (int)strlen(l + 1),
-			   l + 1);
-	}
-	kunit_fail_at(test, __FILE__, __LINE__, "%s: %.*s", b->name,
-		      nl ? (int)(nl - p->build.why) : (int)strlen(p->build.why),
-		      p->build.why);
-	return false;
-}
-
-/*
  * The kernel's own code, each selected build started in @k[] on @cfg's
  * namespace as the next contenders (*@n) of layout @l's configuration
  * @config, all checked against the one reference @ref (made here, for
@@ -726,16 +687,15 @@ static unsigned int add_kernels(struct kunit *test, struct kernel_memmap *k,
 	char why[300];
 	int r;
 
-	for (unsigned int i = 0; i < kernel_memmap_nr_builds(); i++) {
+	unsigned int nr_builds = kernel_memmap_nr_builds();
+
+	for (unsigned int i = 0; i < nr_builds; i++) {
 		const struct kernel_memmap_build *b = &kernel_memmap_builds[i];
 
 		if (!kernel_selected(b))
 			continue;
 		/* the tests' inner runs judge the model's strategies alone */
 		if (b->patch && test->quiet)
-			continue;
-		/* a patch file that did not build: failed once, not run */
-		if (b->patch && !patch_built(test, b, config))
 			continue;
 		/* a twin of plain returns where the run sets them all */
 		if (b->plain_returns &&

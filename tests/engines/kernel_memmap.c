@@ -138,6 +138,38 @@ static void patch_object_said(const struct kernel_memmap_build *b,
 /* "# kernel-object" said for each build: once a process */
 static bool object_said[KERNEL_MEMMAP_MAX_BUILDS];
 
+/*
+ * A patch file's build that cannot be made here (0, the reason in @skip,
+ * as a runner not built is) or failed: the case fails once a process in
+ * patch's or the compiler's words, its first line the reason and each
+ * further one a line of its own (-1).
+ */
+static int patch_not_built(struct kunit *test,
+			   const struct kernel_memmap_build *b, char *skip,
+			   size_t len)
+{
+	static bool failure_said[KERNEL_MEMMAP_MAX_BUILDS];
+	const char *why = b->patch->build.why, *nl = strchr(why, '\n');
+
+	if (b->patch->status > 0) {
+		ntb_snprintf(skip, len, "%s", why);
+		return 0;
+	}
+	if (failure_said[b - kernel_memmap_builds])
+		return -1;
+	failure_said[b - kernel_memmap_builds] = true;
+	for (const char *l = nl; l && l[1]; l = strchr(l + 1, '\n')) {
+		const char *end = strchr(l + 1, '\n');
+
+		kunit_diag("# %s: %.*s\n", b->name,
+			   end ? (int)(end - l - 1) : (int)strlen(l + 1),
+			   l + 1);
+	}
+	kunit_fail_at(test, __FILE__, __LINE__, "%s: %.*s", b->name,
+		      nl ? (int)(nl - why) : (int)strlen(why), why);
+	return -1;
+}
+
 int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 			const struct kernel_memmap_build *b,
 			struct kernel_memmap_ref *ref, const char *config,
@@ -147,6 +179,8 @@ int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 	char why[300];
 	int r;
 
+	if (b->patch && b->patch->status)
+		return patch_not_built(test, b, skip, len);
 	k->ref = ref;
 	k->call = (struct kernel_memmap_call){
 		.runner = b->runner,

@@ -144,7 +144,8 @@ bool kernel_memmap_refuses(const struct kernel_memmap_build *b,
  * Start build @b's code on @ref's namespace (@ref made); @config names
  * the configuration in the lines. Returns 1 when started, 0 when the
  * kernel's code cannot run here (the reason, with what to install or
- * build, in @skip), -1 on a failure (@test failed naming it).
+ * build, in @skip), -1 on a failure (@test failed naming it; a patch
+ * file's build that failed, named once a process).
  */
 int kernel_memmap_start(struct kunit *test, struct kernel_memmap *k,
 			const struct kernel_memmap_build *b,

@@ -39,6 +39,7 @@
 #include <asm/prctl.h>
 
 #include "arch/x86/tsc.h"
+#include "host/huge_map.h"
 #include "glue.h"
 #include "jump_labels.h"
 #include "patch.h"
@@ -405,35 +406,24 @@ static int selftest(void)
 }
 
 /*
- * The runner's own memmap, as ntbench allocates the model's: 2 MiB
- * aligned, anonymous, with MADV_HUGEPAGE, the first struct page at the
- * window's offset in its cache line, every byte touched now (the cold
- * call pays no fault the model's does not).
+ * The runner's own memmap, mapped as ntbench maps the model's
+ * (huge_map(): 2 MiB aligned, anonymous, MADV_HUGEPAGE), the first
+ * struct page at the window's offset in its cache line, every byte
+ * touched now (the cold call pays no fault the model's does not).
  */
 static int memmap_init(void)
 {
-	const size_t huge = 2UL << 20;
 	size_t line = req->pages_offset % 64;
 	size_t bytes = line + req->nr_pfns * req->page_size;
-	size_t len = (bytes + huge - 1) & ~(huge - 1);
-	unsigned long start, aligned;
-	void *p;
+	void *p = huge_map(bytes);
 
-	p = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		say("cannot map %zu bytes for the memmap: %s", len,
-		    strerror(errno));
+	if (!p) {
+		say("cannot map %zu bytes for the memmap: %s",
+		    huge_map_len(bytes), strerror(errno));
 		return -1;
 	}
-	start = (unsigned long)p;
-	aligned = (start + huge - 1) & ~(huge - 1);
-	if (aligned > start)
-		munmap(p, aligned - start);
-	munmap((void *)(aligned + len), start + huge - aligned);
-	madvise((void *)aligned, len, MADV_HUGEPAGE);
-	memset((void *)aligned, 0, len);
-	memmap_pages = (unsigned char *)aligned + line;
+	memset(p, 0, huge_map_len(bytes));
+	memmap_pages = (unsigned char *)p + line;
 	return 0;
 }
 
